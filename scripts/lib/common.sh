@@ -116,8 +116,11 @@ mvn_run() {
 mvn_failure_reason() {
   local log=$1 line
   if line=$(grep -m1 -E 'Could not transfer|Connection refused|UnknownHostException|Network is unreachable|connect timed out|No route to host|Name or service not known' "$log"); then
-    printf 'cannot reach the Maven repository: %s' "$(trim_mvn_line "$line")"
-  elif line=$(grep -m1 -E 'Could not find artifact|Failure to find|Could not resolve dependencies' "$log"); then
+    local url cause
+    url=$(grep -o -m1 -E 'from/to [^ ]+ \([^)]+\)' <<<"$line" | sed -E 's/^from\/to //')
+    cause=$(grep -o -m1 -E 'Connection refused|connect timed out|Connection timed out|UnknownHostException: [^ ,:]+|Network is unreachable|No route to host|Name or service not known' "$log" || true)
+    printf 'cannot reach the Maven repository%s: %s' "${url:+ $url}" "${cause:-transfer failed}"
+  elif line=$(grep -m1 -E 'Could not find artifact|Failure to find|was not found in|Could not resolve dependencies' "$log"); then
     printf '%s' "$(trim_mvn_line "$line")"
   elif line=$(grep -m1 -E '^\[ERROR\] .*\.java:\[[0-9]+' "$log"); then
     printf 'compilation failed: %s' "$(trim_mvn_line "$line")"

@@ -94,7 +94,7 @@ fetch_artifact() {
     -Dartifact="$coords" -DoutputDirectory="$WORK/downloads" -Dmdep.overWriteReleases=true; then
     if [[ $MVN_FAILURE == cannot\ reach* ]]; then
       die "$MVN_FAILURE"
-    elif grep -q -E 'Could not find artifact|Failure to find' "$LOGS/fetch-$module-$classifier.log"; then
+    elif grep -q -E 'Could not find artifact|Failure to find|was not found in' "$LOGS/fetch-$module-$classifier.log"; then
       die "HBase $(hbase_version) is unknown: $coords is not in the Maven repository"
     fi
     mvn_fail_die "$LOGS/fetch-$module-$classifier.log" "cannot fetch $coords"
@@ -334,7 +334,6 @@ format_series() {
 }
 
 cmd_export() {
-  [[ $# -eq 0 ]] || usage_error "export takes no arguments"
   require_tree
   [[ ! -f $STATE/apply-failed ]] ||
     die "the last apply failed ($(cat "$STATE/apply-failed")); exporting now would drop patches"

@@ -1,0 +1,298 @@
+#!/usr/bin/env bats
+# The harness's bad-input and round-trip behaviour. Most cases use a small
+# fake HBase checkout (prepare --hbase-dir), so they run in seconds; the
+# jar-based cases need Maven Central or a warm local repository.
+
+setup() {
+  HARNESS="$BATS_TEST_DIRNAME/../../scripts/harness"
+  export HARNESS_WORK="$BATS_TEST_TMPDIR/work"
+  export HARNESS_PATCHES="$BATS_TEST_TMPDIR/patches"
+  mkdir -p "$HARNESS_PATCHES"
+  printf '# empty series\n' >"$HARNESS_PATCHES/series"
+  GIT_ID=(-c user.name=bats -c user.email=bats@localhost -c commit.gpgsign=false -c init.defaultBranch=main)
+}
+
+# fake_checkout DIR VERSION: a tiny git repository shaped like HBase's.
+fake_checkout() {
+  local dir=$1 version=$2
+  mkdir -p "$dir/hbase-server/src/main/java/org/apache/hadoop/hbase"
+  printf '<project>\n  <properties>\n    <revision>%s</revision>\n  </properties>\n</project>\n' "$version" >"$dir/pom.xml"
+  printf 'package org.apache.hadoop.hbase;\n\npublic class Foo {\n  int a = 1;\n}\n' \
+    >"$dir/hbase-server/src/main/java/org/apache/hadoop/hbase/Foo.java"
+  git "${GIT_ID[@]}" -C "$dir" init -q
+  git "${GIT_ID[@]}" -C "$dir" add -A
+  git "${GIT_ID[@]}" -C "$dir" commit -q -m "HBase $version"
+}
+
+# make_patch N SUBJECT FILE CONTENT: commits CONTENT to FILE in a scratch
+# clone on top of the series so far, and adds the patch to the series.
+make_patch() {
+  local n=$1 subject=$2 file=$3 content=$4 scratch="$BATS_TEST_TMPDIR/scratch"
+  if [[ ! -d $scratch ]]; then
+    git clone -q "$BATS_TEST_TMPDIR/hbase" "$scratch"
+  fi
+  mkdir -p "$scratch/$(dirname "$file")"
+  printf '%s\n' "$content" >"$scratch/$file"
+  git "${GIT_ID[@]}" -C "$scratch" add -A
+  GIT_AUTHOR_DATE="2026-01-0${n}T00:00:00Z" git "${GIT_ID[@]}" -C "$scratch" commit -q -m "$subject"
+  git -C "$scratch" format-patch -q --zero-commit --no-signature --full-index -1 --stdout \
+    >"$HARNESS_PATCHES/000$n.patch"
+  echo "000$n.patch" >>"$HARNESS_PATCHES/series"
+}
+
+prepared_fake() {
+  fake_checkout "$BATS_TEST_TMPDIR/hbase" 2.6.4
+  run "$HARNESS" prepare --hbase-dir "$BATS_TEST_TMPDIR/hbase"
+  [ "$status" -eq 0 ]
+}
+
+# one_error_line: the command failed, and said why in one line, its last.
+one_error_line() {
+  [ "$status" -ne 0 ]
+  [ "$(printf '%s\n' "$output" | grep -c -E '^harness: (error|usage error): ')" -eq 1 ]
+  [[ ${lines[-1]} == harness:\ error:\ * || ${lines[-1]} == harness:\ usage\ error:\ * ]]
+}
+
+@test "an unknown command is a usage error" {
+  run "$HARNESS" frobnicate
+  [ "$status" -eq 2 ]
+  one_error_line
+  [[ $output == *"unknown command 'frobnicate'"* ]]
+}
+
+@test "an unknown option is a usage error" {
+  run "$HARNESS" test --tests
+  [ "$status" -eq 2 ]
+  [[ $output == *"--tests needs"* ]]
+}
+
+@test "a JAVA_HOME that is not JDK 17 is refused" {
+  mkdir -p "$BATS_TEST_TMPDIR/jdk11/bin"
+  printf '#!/bin/sh\necho "openjdk version \\"11.0.22\\" 2024-01-16" >&2\n' >"$BATS_TEST_TMPDIR/jdk11/bin/java"
+  cp "$BATS_TEST_TMPDIR/jdk11/bin/java" "$BATS_TEST_TMPDIR/jdk11/bin/javac"
+  chmod +x "$BATS_TEST_TMPDIR/jdk11/bin/java" "$BATS_TEST_TMPDIR/jdk11/bin/javac"
+  JAVA_HOME="$BATS_TEST_TMPDIR/jdk11" run "$HARNESS" prepare
+  one_error_line
+  [[ $output == *"is JDK 11, the harness needs JDK 17"* ]]
+  [ ! -e "$HARNESS_WORK/tree" ]
+}
+
+@test "a JAVA_HOME without a JDK is refused" {
+  JAVA_HOME="$BATS_TEST_TMPDIR/nothing" run "$HARNESS" prepare
+  one_error_line
+  [[ $output == *"is not a JDK"* ]]
+}
+
+@test "no Maven on PATH is refused" {
+  local bin="$BATS_TEST_TMPDIR/bin" f
+  mkdir -p "$bin"
+  for f in /usr/bin/* /bin/*; do
+    [[ $(basename "$f") == mvn ]] || ln -sf "$f" "$bin/$(basename "$f")" 2>/dev/null || true
+  done
+  PATH="$bin" run "$HARNESS" prepare
+  one_error_line
+  [[ $output == *"Maven (mvn) is not on PATH"* ]]
+  [ ! -e "$HARNESS_WORK/tree" ]
+}
+
+@test "an unreachable Maven repository is reported and leaves no tree" {
+  mkdir -p "$BATS_TEST_TMPDIR/m2"
+  cat >"$BATS_TEST_TMPDIR/settings.xml" <<'XML'
+<settings><mirrors><mirror><id>nowhere</id><mirrorOf>*</mirrorOf>
+<url>http://127.0.0.1:9/maven2</url></mirror></mirrors></settings>
+XML
+  HARNESS_M2_REPO="$BATS_TEST_TMPDIR/m2" HARNESS_MAVEN_SETTINGS="$BATS_TEST_TMPDIR/settings.xml" \
+    run "$HARNESS" prepare
+  one_error_line
+  [[ $output == *"cannot reach the Maven repository"* ]]
+  [ ! -e "$HARNESS_WORK/tree" ]
+  [ ! -e "$HARNESS_WORK/state/prepared" ]
+}
+
+@test "a malformed HBase version is refused" {
+  run "$HARNESS" prepare --hbase-version two.six
+  one_error_line
+  [[ $output == *"'two.six' is not an HBase release version"* ]]
+}
+
+@test "an HBase version that was never released is refused" {
+  run "$HARNESS" prepare --hbase-version 2.6.99
+  one_error_line
+  [[ $output == *"HBase 2.6.99 is unknown"* ]]
+  [ ! -e "$HARNESS_WORK/tree" ]
+}
+
+@test "--hbase-dir that is not a git checkout is refused" {
+  mkdir -p "$BATS_TEST_TMPDIR/plain"
+  run "$HARNESS" prepare --hbase-dir "$BATS_TEST_TMPDIR/plain"
+  one_error_line
+  [[ $output == *"is not a git checkout"* ]]
+}
+
+@test "--hbase-dir that does not exist is refused" {
+  run "$HARNESS" prepare --hbase-dir "$BATS_TEST_TMPDIR/missing"
+  one_error_line
+  [[ $output == *"no such directory"* ]]
+}
+
+@test "--hbase-dir with uncommitted changes is refused" {
+  fake_checkout "$BATS_TEST_TMPDIR/hbase" 2.6.4
+  echo "// local edit" >>"$BATS_TEST_TMPDIR/hbase/hbase-server/src/main/java/org/apache/hadoop/hbase/Foo.java"
+  run "$HARNESS" prepare --hbase-dir "$BATS_TEST_TMPDIR/hbase"
+  one_error_line
+  [[ $output == *"has uncommitted changes"* ]]
+  [ ! -e "$HARNESS_WORK/tree" ]
+}
+
+@test "--hbase-dir at another version is refused" {
+  fake_checkout "$BATS_TEST_TMPDIR/hbase" 2.5.10
+  run "$HARNESS" prepare --hbase-dir "$BATS_TEST_TMPDIR/hbase"
+  one_error_line
+  [[ $output == *"is at HBase 2.5.10, not 2.6.4"* ]]
+}
+
+@test "--hbase-dir tagged rel/2.6.4 is accepted and becomes the baseline" {
+  fake_checkout "$BATS_TEST_TMPDIR/hbase" 9.9.9
+  git -C "$BATS_TEST_TMPDIR/hbase" tag rel/2.6.4
+  run "$HARNESS" prepare --hbase-dir "$BATS_TEST_TMPDIR/hbase"
+  [ "$status" -eq 0 ]
+  [ "$(git -C "$HARNESS_WORK/tree" rev-parse harness-baseline)" = "$(git -C "$BATS_TEST_TMPDIR/hbase" rev-parse HEAD)" ]
+}
+
+@test "apply before prepare is refused" {
+  run "$HARNESS" apply
+  one_error_line
+  [[ $output == *"no prepared work tree"* ]]
+}
+
+@test "an empty series applies" {
+  prepared_fake
+  run "$HARNESS" apply
+  [ "$status" -eq 0 ]
+  [[ $output == *"0 patches applied"* ]]
+}
+
+@test "a series entry without a file is refused before anything is applied" {
+  prepared_fake
+  make_patch 1 "HBASE-1 First" hbase-server/src/main/java/org/apache/hadoop/hbase/Bar.java "class Bar {}"
+  echo "0009-missing.patch" >>"$HARNESS_PATCHES/series"
+  run "$HARNESS" apply
+  one_error_line
+  [[ $output == *"series entry '0009-missing.patch' has no file"* ]]
+  [ "$(git -C "$HARNESS_WORK/tree" rev-parse HEAD)" = "$(git -C "$HARNESS_WORK/tree" rev-parse harness-baseline)" ]
+}
+
+@test "a corrupt patch file is refused before anything is applied" {
+  prepared_fake
+  make_patch 1 "HBASE-1 First" hbase-server/src/main/java/org/apache/hadoop/hbase/Bar.java "class Bar {}"
+  make_patch 2 "HBASE-2 Second" hbase-server/src/main/java/org/apache/hadoop/hbase/Baz.java "class Baz {}"
+  # Cut the second patch in the middle of its hunk.
+  sed -n '1,/^+class Baz/p' "$HARNESS_PATCHES/0002.patch" | sed 's/^@@ .*/@@ -0,0 +1,7 @@/' >"$BATS_TEST_TMPDIR/cut"
+  mv "$BATS_TEST_TMPDIR/cut" "$HARNESS_PATCHES/0002.patch"
+  run "$HARNESS" apply
+  one_error_line
+  [[ $output == *"patch 0002.patch is corrupt"* ]]
+  [ "$(git -C "$HARNESS_WORK/tree" rev-parse HEAD)" = "$(git -C "$HARNESS_WORK/tree" rev-parse harness-baseline)" ]
+}
+
+@test "a file that is not a patch is refused" {
+  prepared_fake
+  echo "hello" >"$HARNESS_PATCHES/0001.patch"
+  echo "0001.patch" >>"$HARNESS_PATCHES/series"
+  run "$HARNESS" apply
+  one_error_line
+  [[ $output == *"patch 0001.patch is corrupt"* ]]
+}
+
+@test "a patch that does not apply is named with its files, the tree stops at the last good patch, and build refuses" {
+  prepared_fake
+  make_patch 1 "HBASE-1 First" hbase-server/src/main/java/org/apache/hadoop/hbase/Bar.java "class Bar {}"
+  # A second patch made against a file the baseline does not have.
+  local other="$BATS_TEST_TMPDIR/other"
+  git clone -q "$BATS_TEST_TMPDIR/hbase" "$other"
+  mkdir -p "$other/hbase-server/src/main/java/org/apache/hadoop/hbase/wal"
+  echo "class Nope {}" >"$other/hbase-server/src/main/java/org/apache/hadoop/hbase/wal/Nope.java"
+  git "${GIT_ID[@]}" -C "$other" add -A && git "${GIT_ID[@]}" -C "$other" commit -q -m base
+  echo "class Nope { int x; }" >"$other/hbase-server/src/main/java/org/apache/hadoop/hbase/wal/Nope.java"
+  git "${GIT_ID[@]}" -C "$other" commit -q -a -m "HBASE-2 Change a file that is not there"
+  git -C "$other" format-patch -q --stdout -1 >"$HARNESS_PATCHES/0002.patch"
+  echo 0002.patch >>"$HARNESS_PATCHES/series"
+  run "$HARNESS" apply
+  one_error_line
+  [[ $output == *"patch 2/2 0002.patch does not apply: hbase-server/src/main/java/org/apache/hadoop/hbase/wal/Nope.java"* ]]
+  [ "$(git -C "$HARNESS_WORK/tree" log -1 --format=%s)" = "HBASE-1 First" ]
+  [ -z "$(git -C "$HARNESS_WORK/tree" status --porcelain)" ]
+  run "$HARNESS" build
+  one_error_line
+  [[ $output == *"not fully applied"* ]]
+  run "$HARNESS" export
+  one_error_line
+  [[ $output == *"the last apply failed"* ]]
+}
+
+@test "apply then export round-trips with no diff, and a second apply is a no-op" {
+  prepared_fake
+  make_patch 1 "HBASE-1 First" hbase-server/src/main/java/org/apache/hadoop/hbase/Bar.java "class Bar {}"
+  make_patch 2 "HBASE-2 Second" hbase-server/src/main/java/org/apache/hadoop/hbase/Foo.java "class Foo { int b = 2; }"
+  run "$HARNESS" apply
+  [ "$status" -eq 0 ]
+  run "$HARNESS" export
+  [ "$status" -eq 0 ]
+  cp -r "$HARNESS_PATCHES" "$BATS_TEST_TMPDIR/exported"
+  run "$HARNESS" apply --force
+  [ "$status" -eq 0 ]
+  run "$HARNESS" export
+  [ "$status" -eq 0 ]
+  diff -r "$BATS_TEST_TMPDIR/exported" "$HARNESS_PATCHES"
+  [ "$(grep -c '\.patch$' "$HARNESS_PATCHES/series")" -eq 2 ]
+  run "$HARNESS" apply
+  [ "$status" -eq 0 ]
+  [[ $output == *"already applied"* ]]
+}
+
+@test "export refuses uncommitted changes, and apply refuses to discard unexported commits" {
+  prepared_fake
+  run "$HARNESS" apply
+  echo "class Local {}" >"$HARNESS_WORK/tree/hbase-server/Local.java"
+  run "$HARNESS" export
+  one_error_line
+  [[ $output == *"uncommitted changes"* ]]
+  git "${GIT_ID[@]}" -C "$HARNESS_WORK/tree" add -A
+  git "${GIT_ID[@]}" -C "$HARNESS_WORK/tree" commit -q -m "HBASE-3 Local work"
+  run "$HARNESS" apply
+  one_error_line
+  [[ $output == *"not exported to patches/"* ]]
+  [ "$(git -C "$HARNESS_WORK/tree" log -1 --format=%s)" = "HBASE-3 Local work" ]
+}
+
+@test "test --tests refuses a class that does not exist" {
+  prepared_fake
+  run "$HARNESS" apply
+  run "$HARNESS" test --tests TestNoSuchThing
+  one_error_line
+  [[ $output == *"no test class named TestNoSuchThing"* ]]
+}
+
+@test "prepare from the released jars lays out upstream's tree without generated sources" {
+  run "$HARNESS" prepare
+  [ "$status" -eq 0 ]
+  local t="$HARNESS_WORK/tree/hbase-server"
+  [ -f "$t/src/main/java/org/apache/hadoop/hbase/regionserver/wal/FSHLog.java" ]
+  [ -f "$t/src/test/java/org/apache/hadoop/hbase/regionserver/wal/TestFSHLog.java" ]
+  [ -f "$t/src/test/resources/0000000000000016310" ]
+  [ -f "$t/src/main/resources/hbase-webapps/master/table.jsp" ]
+  [ ! -e "$t/src/main/java/org/apache/hadoop/hbase/tmpl" ]
+  [ ! -e "$t/src/main/resources/hbase-webapps/master/WEB-INF/web.xml" ]
+  [ ! -e "$t/src/main/resources/META-INF/MANIFEST.MF" ]
+  [ ! -e "$t/src/test/resources/hbase-webapps" ]
+  [ -f "$t/src/main/resources/META-INF/services/org.apache.hadoop.hbase.security.provider.SaslServerAuthenticationProvider" ]
+  # The baseline commit is the same on every machine.
+  local first
+  first=$(git -C "$HARNESS_WORK/tree" rev-parse harness-baseline)
+  HARNESS_WORK="$BATS_TEST_TMPDIR/work2" run "$HARNESS" prepare
+  [ "$status" -eq 0 ]
+  [ "$(git -C "$BATS_TEST_TMPDIR/work2/tree" rev-parse harness-baseline)" = "$first" ]
+  # A second prepare is a no-op.
+  run "$HARNESS" prepare
+  [[ $output == *"up to date"* ]]
+}
