@@ -1,0 +1,417 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.apache.hadoop.hbase.harness.bench.wal;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Polygon;
+import java.awt.Shape;
+import java.awt.geom.Ellipse2D;
+import java.awt.geom.Rectangle2D;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.text.DecimalFormat;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.ToDoubleFunction;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.LogarithmicAxis;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.plot.CombinedDomainXYPlot;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.title.TextTitle;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
+/**
+ * The report of {@code scripts/harness bench wal}: reads its {@code results.csv} (one line per
+ * measurement, columns {@value #HEADER}) and writes
+ * <ul>
+ * <li>a Markdown summary: per thread count, the median over the repetitions of each
+ * implementation's throughput, p99 and p50, and the ratios patched-fshlog / stock-fshlog and
+ * patched-fshlog / stock-asyncfs of the throughput and p99 medians;</li>
+ * <li>a PNG chart (JFreeChart, headless): median throughput and median p99 against the number of
+ * writer threads, one series per implementation, threads on a log-2 axis, p99 on a log-10 axis.</li>
+ * </ul>
+ *
+ * <p>Usage: {@code WalBenchReport --csv FILE --summary FILE --chart FILE [--title TEXT]
+ * [--note TEXT]...}. Each {@code --note} becomes a paragraph under the summary's title.
+ */
+public final class WalBenchReport {
+  /** The header line of results.csv, exactly. */
+  public static final String HEADER = "impl,threads,rep,ops_per_sec,p50_us,p99_us";
+  static final String STOCK = "stock-fshlog";
+  static final String PATCHED = "patched-fshlog";
+  static final String ASYNC = "stock-asyncfs";
+  private static final List<String> KNOWN = Arrays.asList(STOCK, PATCHED, ASYNC);
+  private static final Color[] COLORS =
+    { new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0x9467bd),
+      new Color(0xff7f0e), new Color(0x8c564b) };
+  private static final Shape[] SHAPES =
+    { new Rectangle2D.Double(-4, -4, 8, 8), new Ellipse2D.Double(-4.5, -4.5, 9, 9),
+      new Polygon(new int[] { 0, 5, -5 }, new int[] { -5, 4, 4 }, 3),
+      new Polygon(new int[] { 0, 5, 0, -5 }, new int[] { -5, 0, 5, 0 }, 4) };
+
+  /** One measurement: a line of results.csv. */
+  static final class Row {
+    final String impl;
+    final int threads;
+    final int rep;
+    final double opsPerSec;
+    final double p50Us;
+    final double p99Us;
+
+    Row(String impl, int threads, int rep, double opsPerSec, double p50Us, double p99Us) {
+      this.impl = impl;
+      this.threads = threads;
+      this.rep = rep;
+      this.opsPerSec = opsPerSec;
+      this.p50Us = p50Us;
+      this.p99Us = p99Us;
+    }
+  }
+
+  /** The medians of one (implementation, threads) pair over its repetitions. */
+  static final class Medians {
+    final double opsPerSec;
+    final double p50Us;
+    final double p99Us;
+    final int reps;
+
+    Medians(double opsPerSec, double p50Us, double p99Us, int reps) {
+      this.opsPerSec = opsPerSec;
+      this.p50Us = p50Us;
+      this.p99Us = p99Us;
+      this.reps = reps;
+    }
+  }
+
+  private WalBenchReport() {
+  }
+
+  public static void main(String[] args) throws IOException {
+    System.setProperty("java.awt.headless", "true");
+    Path csv = null;
+    Path summary = null;
+    Path chart = null;
+    String title = "WAL benchmark";
+    List<String> notes = new ArrayList<>();
+    for (int i = 0; i < args.length; i++) {
+      if (i + 1 >= args.length) {
+        usage("option " + args[i] + " needs a value");
+      }
+      switch (args[i]) {
+        case "--csv":
+          csv = Paths.get(args[++i]);
+          break;
+        case "--summary":
+          summary = Paths.get(args[++i]);
+          break;
+        case "--chart":
+          chart = Paths.get(args[++i]);
+          break;
+        case "--title":
+          title = args[++i];
+          break;
+        case "--note":
+          notes.add(args[++i]);
+          break;
+        default:
+          usage("unknown option " + args[i]);
+      }
+    }
+    if (csv == null || summary == null || chart == null) {
+      usage("--csv, --summary and --chart are required");
+    }
+    List<Row> rows;
+    try {
+      rows = read(csv);
+    } catch (IllegalArgumentException e) {
+      System.err.println("WalBenchReport: " + e.getMessage());
+      System.exit(1);
+      return;
+    }
+    Files.write(summary, summary(rows, title, notes).getBytes(StandardCharsets.UTF_8));
+    chart(rows, title, chart);
+  }
+
+  private static void usage(String why) {
+    System.err.println("WalBenchReport: " + why + "\nusage: WalBenchReport --csv FILE"
+      + " --summary FILE --chart FILE [--title TEXT] [--note TEXT]...");
+    System.exit(2);
+  }
+
+  /**
+   * Reads results.csv.
+   * @throws IllegalArgumentException on a wrong header or a malformed line, naming the line
+   */
+  static List<Row> read(Path csv) throws IOException {
+    List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
+    if (lines.isEmpty() || !lines.get(0).trim().equals(HEADER)) {
+      throw new IllegalArgumentException(csv + ": the first line must be '" + HEADER + "'");
+    }
+    List<Row> rows = new ArrayList<>();
+    for (int n = 1; n < lines.size(); n++) {
+      String line = lines.get(n).trim();
+      if (line.isEmpty()) {
+        continue;
+      }
+      String[] f = line.split(",", -1);
+      try {
+        if (f.length != 6 || f[0].isEmpty()) {
+          throw new NumberFormatException("6 fields expected");
+        }
+        rows.add(new Row(f[0], Integer.parseInt(f[1]), Integer.parseInt(f[2]),
+          Double.parseDouble(f[3]), Double.parseDouble(f[4]), Double.parseDouble(f[5])));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(csv + " line " + (n + 1) + ": '" + line + "': "
+          + e.getMessage());
+      }
+    }
+    if (rows.isEmpty()) {
+      throw new IllegalArgumentException(csv + ": no measurements");
+    }
+    return rows;
+  }
+
+  /** The median of the values; the mean of the two middle ones for an even count. */
+  static double median(double[] values) {
+    if (values.length == 0) {
+      throw new IllegalArgumentException("median of nothing");
+    }
+    double[] v = values.clone();
+    Arrays.sort(v);
+    int m = v.length / 2;
+    return v.length % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2;
+  }
+
+  /** The implementations in a stable order: the three known ones first, then any others. */
+  static List<String> impls(List<Row> rows) {
+    List<String> out = new ArrayList<>();
+    for (String k : KNOWN) {
+      if (rows.stream().anyMatch(r -> r.impl.equals(k))) {
+        out.add(k);
+      }
+    }
+    rows.stream().map(r -> r.impl).filter(i -> !out.contains(i)).distinct().forEach(out::add);
+    return out;
+  }
+
+  /** impl -> threads -> medians over the repetitions. */
+  static Map<String, SortedMap<Integer, Medians>> medians(List<Row> rows) {
+    Map<String, SortedMap<Integer, Medians>> out = new LinkedHashMap<>();
+    for (String impl : impls(rows)) {
+      SortedMap<Integer, Medians> byThreads = new TreeMap<>();
+      SortedSet<Integer> threads = new TreeSet<>();
+      rows.stream().filter(r -> r.impl.equals(impl)).forEach(r -> threads.add(r.threads));
+      for (int t : threads) {
+        List<Row> cell = new ArrayList<>();
+        rows.stream().filter(r -> r.impl.equals(impl) && r.threads == t).forEach(cell::add);
+        byThreads.put(t, new Medians(median(cell, r -> r.opsPerSec), median(cell, r -> r.p50Us),
+          median(cell, r -> r.p99Us), cell.size()));
+      }
+      out.put(impl, byThreads);
+    }
+    return out;
+  }
+
+  private static double median(List<Row> cell, ToDoubleFunction<Row> f) {
+    return median(cell.stream().mapToDouble(f).toArray());
+  }
+
+  /** The Markdown summary. */
+  static String summary(List<Row> rows, String title, List<String> notes) {
+    Map<String, SortedMap<Integer, Medians>> med = medians(rows);
+    List<String> impls = impls(rows);
+    SortedSet<Integer> threads = new TreeSet<>();
+    rows.forEach(r -> threads.add(r.threads));
+    SortedSet<Integer> reps = new TreeSet<>();
+    rows.forEach(r -> reps.add(r.rep));
+
+    StringBuilder sb = new StringBuilder();
+    sb.append("# ").append(title).append("\n\n");
+    for (String n : notes) {
+      sb.append(n).append("\n\n");
+    }
+    sb.append("Every number is the median over the repetitions (").append(reps.size())
+      .append(" here) of one implementation at one thread count; every measurement is in ")
+      .append("`results.csv`.\n\n");
+
+    sb.append("## Throughput (edits/s, higher is better)\n\n");
+    table(sb, med, impls, threads, m -> m.opsPerSec, true);
+    sb.append("\n## p99 latency of one append plus sync (us, lower is better)\n\n");
+    table(sb, med, impls, threads, m -> m.p99Us, true);
+    sb.append("\n## p50 latency of one append plus sync (us, lower is better)\n\n");
+    table(sb, med, impls, threads, m -> m.p50Us, false);
+
+    List<String> uneven = new ArrayList<>();
+    med.forEach((impl, byT) -> byT.forEach((t, m) -> {
+      if (m.reps != reps.size()) {
+        uneven.add(impl + " at " + t + " threads: " + m.reps);
+      }
+    }));
+    if (!uneven.isEmpty()) {
+      sb.append("\nNot every cell has the same number of repetitions: ")
+        .append(String.join("; ", uneven)).append(".\n");
+    }
+    return sb.toString();
+  }
+
+  private static void table(StringBuilder sb, Map<String, SortedMap<Integer, Medians>> med,
+    List<String> impls, SortedSet<Integer> threads, ToDoubleFunction<Medians> f,
+    boolean ratios) {
+    boolean withStock = ratios && impls.contains(PATCHED) && impls.contains(STOCK);
+    boolean withAsync = ratios && impls.contains(PATCHED) && impls.contains(ASYNC);
+    sb.append("| threads |");
+    impls.forEach(i -> sb.append(' ').append(i).append(" |"));
+    if (withStock) {
+      sb.append(" patched / stock-fshlog |");
+    }
+    if (withAsync) {
+      sb.append(" patched / stock-asyncfs |");
+    }
+    sb.append("\n|--:|");
+    impls.forEach(i -> sb.append("--:|"));
+    if (withStock) {
+      sb.append("--:|");
+    }
+    if (withAsync) {
+      sb.append("--:|");
+    }
+    sb.append('\n');
+    for (int t : threads) {
+      sb.append("| ").append(t).append(" |");
+      for (String i : impls) {
+        Medians m = med.get(i).get(t);
+        sb.append(' ').append(m == null ? "-" : grouped(f.applyAsDouble(m))).append(" |");
+      }
+      if (withStock) {
+        sb.append(' ').append(ratio(med.get(PATCHED).get(t), med.get(STOCK).get(t), f))
+          .append(" |");
+      }
+      if (withAsync) {
+        sb.append(' ').append(ratio(med.get(PATCHED).get(t), med.get(ASYNC).get(t), f))
+          .append(" |");
+      }
+      sb.append('\n');
+    }
+  }
+
+  private static String ratio(Medians a, Medians b, ToDoubleFunction<Medians> f) {
+    if (a == null || b == null || f.applyAsDouble(b) == 0) {
+      return "-";
+    }
+    return String.format(Locale.ROOT, "%.2fx", f.applyAsDouble(a) / f.applyAsDouble(b));
+  }
+
+  /** 12345.6 -> "12,346". */
+  static String grouped(double v) {
+    return String.format(Locale.ROOT, "%,d", Math.round(v));
+  }
+
+  /** The PNG chart: throughput above, p99 below, a shared log-2 threads axis. */
+  static void chart(List<Row> rows, String title, Path png) throws IOException {
+    Map<String, SortedMap<Integer, Medians>> med = medians(rows);
+    XYSeriesCollection ops = new XYSeriesCollection();
+    XYSeriesCollection p99 = new XYSeriesCollection();
+    med.forEach((impl, byT) -> {
+      XYSeries o = new XYSeries(impl);
+      XYSeries p = new XYSeries(impl);
+      byT.forEach((t, m) -> {
+        o.add(t.doubleValue(), m.opsPerSec);
+        if (m.p99Us > 0) {
+          p.add(t.doubleValue(), m.p99Us);
+        }
+      });
+      ops.addSeries(o);
+      p99.addSeries(p);
+    });
+    int minT = rows.stream().mapToInt(r -> r.threads).min().getAsInt();
+    int maxT = rows.stream().mapToInt(r -> r.threads).max().getAsInt();
+
+    LogAxis threadsAxis = log2Axis("writer threads (log scale)");
+    threadsAxis.setRange(minT / 1.5, maxT * 1.5);
+    CombinedDomainXYPlot plot = new CombinedDomainXYPlot(threadsAxis);
+    plot.setGap(12);
+
+    NumberAxis opsAxis = new NumberAxis("throughput (edits/s, median)");
+    opsAxis.setAutoRangeIncludesZero(true);
+    opsAxis.setNumberFormatOverride(new DecimalFormat("#,##0"));
+    plot.add(new XYPlot(ops, null, opsAxis, renderer(new ArrayList<>(med.keySet()))), 1);
+
+    LogarithmicAxis p99Axis = new LogarithmicAxis("p99 of append + sync (us, median, log scale)");
+    p99Axis.setStrictValuesFlag(false);
+    p99Axis.setAutoRangeNextLogFlag(false);
+    p99Axis.setNumberFormatOverride(new DecimalFormat("#,##0"));
+    XYLineAndShapeRenderer p99Renderer = renderer(new ArrayList<>(med.keySet()));
+    // One legend for both plots.
+    p99Renderer.setDefaultSeriesVisibleInLegend(false);
+    plot.add(new XYPlot(p99, null, p99Axis, p99Renderer), 1);
+
+    JFreeChart chart = new JFreeChart(title, new Font(Font.SANS_SERIF, Font.BOLD, 16), plot, true);
+    SortedSet<Integer> reps = new TreeSet<>();
+    rows.forEach(r -> reps.add(r.rep));
+    chart.addSubtitle(new TextTitle("WALPerformanceEvaluation on a MiniDFSCluster of 3 DataNodes;"
+      + " medians of " + reps.size() + " repetition" + (reps.size() == 1 ? "" : "s"),
+      new Font(Font.SANS_SERIF, Font.PLAIN, 12)));
+    chart.setBackgroundPaint(Color.WHITE);
+    Path tmp = png.resolveSibling(png.getFileName() + ".tmp");
+    ChartUtils.saveChartAsPNG(tmp.toFile(), chart, 1000, 1000);
+    Files.move(tmp, png, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  private static LogAxis log2Axis(String label) {
+    LogAxis axis = new LogAxis(label);
+    axis.setBase(2);
+    axis.setTickUnit(new NumberTickUnit(1));
+    axis.setNumberFormatOverride(new DecimalFormat("#,##0"));
+    axis.setMinorTickMarksVisible(true);
+    return axis;
+  }
+
+  /** One color per implementation, the same in both plots and in every run. */
+  private static XYLineAndShapeRenderer renderer(List<String> impls) {
+    XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, true);
+    int other = KNOWN.size();
+    for (int i = 0; i < impls.size(); i++) {
+      int k = KNOWN.indexOf(impls.get(i));
+      int slot = k >= 0 ? k : other++;
+      r.setSeriesPaint(i, COLORS[slot % COLORS.length]);
+      r.setSeriesShape(i, SHAPES[slot % SHAPES.length]);
+      r.setSeriesStroke(i, new BasicStroke(2f));
+    }
+    return r;
+  }
+}
