@@ -318,7 +318,7 @@ run_tree_tests() {
 run_harness_tests() {
   local log
   log=$LOGS/test-harness-$(date +%Y%m%d-%H%M%S).log
-  info "test: test-harness: $# classes (log: $log)"
+  info "test: test-harness: ${*:-all classes} (log: $log)"
   local rc=0 args=()
   if [[ $# -gt 0 ]]; then
     args=("-Dtest=$(

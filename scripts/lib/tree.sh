@@ -135,7 +135,7 @@ cmd_prepare() {
   else
     require_java
     require_mvn
-    source="jars $version $(series_modules | tr '\n' ' ')"
+    source="jars $version $(series_modules | paste -sd' ' -)"
   fi
 
   if [[ -f $STATE/prepared && $(cat "$STATE/prepared") == "$source" && -d $TREE/.git ]]; then
