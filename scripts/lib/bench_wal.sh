@@ -229,7 +229,7 @@ bench_wal_cleanup() {
   if [[ ${BENCH_WAL_DONE:-0} -ne 1 ]]; then
     rm -f "$run/summary.md.tmp" "$run/chart.png.tmp" "$run/chart.png.tmp.tmp"
     {
-      printf 'This run did not finish: %s after %d of %d measurements.\n' \
+      printf 'This run did not finish: it %s after %d of %d measurements.\n' \
         "$why" "${BENCH_WAL_DONE_COUNT:-0}" "${BENCH_WAL_TOTAL:-0}"
       [[ -z ${BENCH_WAL_FAILURE:-} ]] || printf '%s\n' "$BENCH_WAL_FAILURE"
       printf 'The measurements it made are in results.csv.partial; raw/ holds every run'"'"'s output.\n'
@@ -384,7 +384,7 @@ bench_wal() {
         (cd "$run" && exec "$JAVA_HOME/bin/java" "${jvm[@]}" \
           -Dlog4j2.configurationFile="$run/conf/log4j2-client.properties" \
           -cp "$classes:$cp" "$BENCH_WAL_PKG.WalBenchClient" \
-          --expect-jar "hbase-server-$version" --expect-edits "$total" --timeout-s "$timeout_s" -- \
+          --expect-jar "hbase-server-$version" --expect-edits "$total" --timeout-s "$timeout_s" --parent-pid "$$" -- \
           -Dhbase.wal.provider="$provider" -Dfs.defaultFS="$uri" -Dhbase.rootdir="$uri/hbase" \
           -threads "$t" -iterations "$iters" -keySize "$BENCH_WAL_KEY_SIZE" \
           -valueSize "$BENCH_WAL_VALUE_SIZE" -path "$uri/bench/$n-$impl-t$t") \

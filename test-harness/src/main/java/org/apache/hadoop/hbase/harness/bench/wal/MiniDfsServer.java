@@ -103,6 +103,8 @@ public final class MiniDfsServer {
     System.err.println("MiniDfsServer: stopping the MiniDFSCluster");
     try {
       util.shutdownMiniDFSCluster();
+      // The NameNode's and DataNodes' directories: nothing of a benchmark run needs them.
+      util.cleanupTestDir();
       System.err.println("MiniDfsServer: stopped");
     } catch (Exception e) {
       System.err.println("MiniDfsServer: shutdown: " + e);

@@ -27,6 +27,7 @@ import java.lang.reflect.Field;
 import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.regionserver.wal.FSHLog;
@@ -38,7 +39,8 @@ import org.apache.hadoop.util.ToolRunner;
  * {@link WALPerformanceEvaluation} (WALPE) once, in this JVM, and prints one machine-readable
  * result line.
  *
- * <p>Usage: {@code WalBenchClient --expect-jar JAR --expect-edits N --timeout-s S -- WALPE-ARGS}.
+ * <p>Usage: {@code WalBenchClient [--expect-jar JAR] [--expect-edits N] [--timeout-s S]
+ * [--parent-pid PID] -- WALPE-ARGS}.
  * The WALPE arguments, {@code -Dkey=value} included, go to {@link ToolRunner} unchanged.
  *
  * <p>What it adds to WALPE:
@@ -54,7 +56,8 @@ import org.apache.hadoop.util.ToolRunner;
  * {@code --expect-edits} values: WALPE logs a failed writer thread and carries on, which would
  * otherwise report a throughput for edits that were never written.</li>
  * <li>A watchdog. A run that takes longer than {@code --timeout-s} seconds (a WAL that locked up)
- * prints a thread dump of this JVM to stderr and exits with status 3.</li>
+ * prints a thread dump of this JVM to stderr and exits with status 3. With {@code --parent-pid},
+ * it also exits (status 4) as soon as that process (the harness) is gone.</li>
  * </ul>
  *
  * <p>Throughput is not computed here: WALPE logs it itself, as {@code Summary: threads=T,
@@ -63,7 +66,7 @@ import org.apache.hadoop.util.ToolRunner;
  *
  * <p>Output on stdout: {@code harness-wal-result edits=N p50_us=A p99_us=B max_us=C mean_us=D
  * latency_source=hdr|walpe-sampled}. Exit status: 0 on success, 1 when WALPE or a check fails,
- * 2 on a bad command line, 3 on timeout.
+ * 2 on a bad command line, 3 on timeout, 4 when the parent is gone.
  */
 public final class WalBenchClient {
   /** The prefix of the result line that {@code scripts/lib/bench_wal.sh} parses. */
@@ -76,6 +79,7 @@ public final class WalBenchClient {
     String expectJar = null;
     long expectEdits = -1;
     long timeoutS = 600;
+    long parentPid = -1;
     int i = 0;
     for (; i < args.length; i++) {
       String a = args[i];
@@ -96,6 +100,9 @@ public final class WalBenchClient {
         case "--timeout-s":
           timeoutS = Long.parseLong(args[++i]);
           break;
+        case "--parent-pid":
+          parentPid = Long.parseLong(args[++i]);
+          break;
         default:
           usage("unknown option " + a);
       }
@@ -106,7 +113,7 @@ public final class WalBenchClient {
       checkJar(FSHLog.class, expectJar + ".jar");
       checkJar(WALPerformanceEvaluation.class, expectJar + "-tests.jar");
     }
-    startWatchdog(timeoutS);
+    startWatchdog(timeoutS, parentPid);
 
     WALPerformanceEvaluation walpe = new WALPerformanceEvaluation();
     HdrReservoir reservoir = new HdrReservoir();
@@ -140,7 +147,7 @@ public final class WalBenchClient {
 
   private static void usage(String why) {
     System.err.println("harness-wal: " + why + "\nusage: WalBenchClient [--expect-jar JAR]"
-      + " [--expect-edits N] [--timeout-s S] -- WALPE-ARGS");
+      + " [--expect-edits N] [--timeout-s S] [--parent-pid PID] -- WALPE-ARGS");
     System.exit(2);
   }
 
@@ -194,10 +201,19 @@ public final class WalBenchClient {
     return (Histogram) f.get(walpe);
   }
 
-  private static void startWatchdog(long timeoutS) {
+  private static void startWatchdog(long timeoutS, long parentPid) {
+    Optional<ProcessHandle> parent =
+      parentPid > 0 ? ProcessHandle.of(parentPid) : Optional.empty();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS);
     Thread t = new Thread(() -> {
       try {
-        TimeUnit.SECONDS.sleep(timeoutS);
+        while (System.nanoTime() < deadline) {
+          TimeUnit.MILLISECONDS.sleep(500);
+          if (parentPid > 0 && !parent.map(ProcessHandle::isAlive).orElse(false)) {
+            System.err.println("harness-wal: the harness (pid " + parentPid + ") is gone");
+            Runtime.getRuntime().halt(4);
+          }
+        }
       } catch (InterruptedException e) {
         return;
       }
