@@ -315,9 +315,9 @@ bench_wal() {
   # WALPE formats its numbers with the default locale; the harness parses them.
   jvm+=(-Duser.language=en -Duser.country=US)
 
-  # The MiniDFSCluster, in a JVM of its own. It ignores SIGINT (started in
-  # the background), and stops on SIGTERM from the trap or when this shell is
-  # gone.
+  # The MiniDFSCluster, in a JVM of its own. Started in the background, it
+  # ignores SIGINT; the traps stop it (bench_wal_stop_dfs), and it stops by
+  # itself when this shell is gone.
   info "bench wal: starting a MiniDFSCluster of $BENCH_WAL_DATANODES DataNodes (log: $run/dfs.log)"
   (cd "$run" && exec "$JAVA_HOME/bin/java" "${jvm[@]}" \
     -Dtest.build.data.basedirectory="$run/dfs" \
@@ -384,7 +384,8 @@ bench_wal() {
         (cd "$run" && exec "$JAVA_HOME/bin/java" "${jvm[@]}" \
           -Dlog4j2.configurationFile="$run/conf/log4j2-client.properties" \
           -cp "$classes:$cp" "$BENCH_WAL_PKG.WalBenchClient" \
-          --expect-jar "hbase-server-$version" --expect-edits "$total" --timeout-s "$timeout_s" --parent-pid "$$" -- \
+          --expect-jar "hbase-server-$version" --expect-edits "$total" \
+          --timeout-s "$timeout_s" --parent-pid "$$" -- \
           -Dhbase.wal.provider="$provider" -Dfs.defaultFS="$uri" -Dhbase.rootdir="$uri/hbase" \
           -threads "$t" -iterations "$iters" -keySize "$BENCH_WAL_KEY_SIZE" \
           -valueSize "$BENCH_WAL_VALUE_SIZE" -path "$uri/bench/$n-$impl-t$t") \
@@ -395,7 +396,7 @@ bench_wal() {
         if [[ $rc -eq 3 ]]; then
           bench_wal_fail "bench wal: $impl with $t threads (rep $rep) took longer than ${timeout_s}s; its thread dump is in $raw"
         elif [[ $rc -ne 0 ]]; then
-          bench_wal_fail "bench wal: $impl with $t threads (rep $rep) failed (exit $rc): $(grep -m1 -E 'harness-wal: |Exception|Error' "$raw" || echo "see $raw")"
+          bench_wal_fail "bench wal: $impl with $t threads (rep $rep) failed (exit $rc): $(grep -m1 -E 'harness-wal: ERROR|Exception' "$raw" || echo "see $raw")"
         fi
         kill -0 "$BENCH_WAL_DFS_PID" 2>/dev/null ||
           bench_wal_fail "bench wal: the MiniDFSCluster died (see $run/dfs.log)"

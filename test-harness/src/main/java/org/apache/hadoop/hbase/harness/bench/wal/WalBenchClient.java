@@ -125,15 +125,13 @@ public final class WalBenchClient {
 
     int rc = ToolRunner.run(HBaseConfiguration.create(), walpe, walpeArgs);
     if (rc != 0) {
-      System.err.println("harness-wal: WALPerformanceEvaluation exited with " + rc);
-      System.exit(1);
+      fail("WALPerformanceEvaluation exited with " + rc);
     }
     Histogram h = latencyHistogram(walpe);
     long count = h.getCount();
     if (expectEdits >= 0 && count != expectEdits) {
-      System.err.println("harness-wal: WALPerformanceEvaluation timed " + count + " edits, expected "
-        + expectEdits + " (a writer thread failed; see the log above)");
-      System.exit(1);
+      fail("WALPerformanceEvaluation timed " + count + " edits, expected " + expectEdits
+        + " (a writer thread failed; see the log above)");
     }
     Snapshot s = h.getSnapshot();
     System.out.println(String.format(Locale.ROOT,
@@ -145,8 +143,14 @@ public final class WalBenchClient {
     System.exit(0);
   }
 
+  /** One line that the harness quotes, then exit status 1. */
+  private static void fail(String why) {
+    System.err.println("harness-wal: ERROR: " + why);
+    System.exit(1);
+  }
+
   private static void usage(String why) {
-    System.err.println("harness-wal: " + why + "\nusage: WalBenchClient [--expect-jar JAR]"
+    System.err.println("harness-wal: ERROR: " + why + "\nusage: WalBenchClient [--expect-jar JAR]"
       + " [--expect-edits N] [--timeout-s S] [--parent-pid PID] -- WALPE-ARGS");
     System.exit(2);
   }
@@ -157,9 +161,7 @@ public final class WalBenchClient {
     String name = Paths.get(loc).getFileName().toString();
     System.err.println("harness-wal: " + cls.getSimpleName() + " loaded from " + loc);
     if (!name.equals(jarName)) {
-      System.err.println("harness-wal: " + cls.getName() + " comes from " + name + ", expected "
-        + jarName);
-      System.exit(1);
+      fail(cls.getName() + " comes from " + name + ", expected " + jarName);
     }
   }
 
@@ -190,7 +192,7 @@ public final class WalBenchClient {
       }
       return true;
     } catch (ReflectiveOperationException | RuntimeException e) {
-      System.err.println("harness-wal: " + e);
+      System.err.println("harness-wal: WARNING: " + e);
       return false;
     }
   }

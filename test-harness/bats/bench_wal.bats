@@ -1,0 +1,129 @@
+#!/usr/bin/env bats
+# scripts/harness bench wal: bad input is refused in one line, before anything
+# slow starts (no build, no Maven, no MiniDFSCluster), and the helpers that
+# format progress and build the patched classpath.
+
+setup() {
+  HARNESS="$BATS_TEST_DIRNAME/../../scripts/harness"
+  export HARNESS_WORK="$BATS_TEST_TMPDIR/work"
+  export HARNESS_PATCHES="$BATS_TEST_TMPDIR/patches"
+  mkdir -p "$HARNESS_PATCHES"
+  printf '# empty series\n' >"$HARNESS_PATCHES/series"
+  # Were validation to come after the JDK check, it would fail on this instead.
+  export JAVA_HOME="$BATS_TEST_TMPDIR/no-jdk"
+}
+
+# refused PATTERN: a usage error (status 2) in one line, its last, matching
+# PATTERN, and nothing made in the work folder.
+refused() {
+  [ "$status" -eq 2 ]
+  [ "$(printf '%s\n' "$output" | grep -c -E '^harness: (error|usage error): ')" -eq 1 ]
+  [[ ${lines[-1]} == "harness: usage error: "* ]]
+  [[ ${lines[-1]} == *"$1"* ]]
+  [ ! -e "$HARNESS_WORK/bench" ]
+  [ ! -e "$HARNESS_WORK/state" ]
+}
+
+@test "bench wal: a non-numeric thread list is refused" {
+  run "$HARNESS" bench wal --threads 1,four,16
+  refused "'four' is not a whole number"
+  run "$HARNESS" bench wal --threads 1,-4
+  refused "'-4' is not a whole number"
+  run "$HARNESS" bench wal --threads "1 4"
+  refused "is not a whole number"
+}
+
+@test "bench wal: an empty thread list or an empty entry is refused" {
+  run "$HARNESS" bench wal --threads ""
+  refused "--threads needs a comma-separated list"
+  run "$HARNESS" bench wal --threads 1,,16
+  refused "has an empty entry"
+  run "$HARNESS" bench wal --threads 1,16,
+  refused "has an empty entry"
+  run "$HARNESS" bench wal --threads ,
+  refused "has an empty entry"
+}
+
+@test "bench wal: fewer than one thread is refused" {
+  run "$HARNESS" bench wal --threads 0
+  refused "thread counts must be at least 1"
+  run "$HARNESS" bench wal --threads 4,000
+  refused "thread counts must be at least 1"
+}
+
+@test "bench wal: a thread count named twice is refused" {
+  run "$HARNESS" bench wal --threads 4,16,04
+  refused "names 4 twice"
+}
+
+@test "bench wal: fewer than one repetition is refused" {
+  run "$HARNESS" bench wal --reps 0
+  refused "--reps must be at least 1, not 0"
+  run "$HARNESS" bench wal --reps three
+  refused "--reps must be a whole number, not 'three'"
+  run "$HARNESS" bench wal --reps ""
+  refused "--reps needs a value"
+}
+
+@test "bench wal: fewer edits than threads is refused" {
+  run "$HARNESS" bench wal --threads 1,64 --edits 63
+  refused "--edits 63 is fewer than 64 threads"
+  run "$HARNESS" bench wal --edits 100
+  refused "--edits 100 is fewer than 256 threads"
+  run "$HARNESS" bench wal --edits 0
+  refused "--edits must be at least 1"
+  run "$HARNESS" bench wal --edits 1e6
+  refused "--edits must be a whole number, not '1e6'"
+  run "$HARNESS" bench wal --edits 99999999999
+  refused "--edits 99999999999 is too large"
+}
+
+@test "bench wal: an unknown option, or an option without its value, is refused" {
+  run "$HARNESS" bench wal --thread 4
+  refused "unknown option '--thread'"
+  run "$HARNESS" bench wal extra
+  refused "unknown option 'extra'"
+  run "$HARNESS" bench wal --reps
+  refused "--reps needs a value"
+  run "$HARNESS" bench wal --threads 4 --edits
+  refused "--edits needs a value"
+}
+
+@test "bench wal: a bad HARNESS_BENCH_TIMEOUT is refused" {
+  HARNESS_BENCH_TIMEOUT=soon run "$HARNESS" bench wal
+  refused "HARNESS_BENCH_TIMEOUT must be a number of seconds"
+}
+
+@test "bench wal: --help prints its usage" {
+  run "$HARNESS" bench wal --help
+  [ "$status" -eq 0 ]
+  [[ ${lines[0]} == "usage: scripts/harness bench wal [--threads LIST] [--reps N] [--edits N]" ]]
+  [ ! -e "$HARNESS_WORK/bench" ]
+}
+
+# The helpers, sourced as scripts/harness sources them.
+load_lib() {
+  HARNESS_ROOT="$BATS_TEST_DIRNAME/../.."
+  # shellcheck source=../../scripts/lib/common.sh
+  source "$HARNESS_ROOT/scripts/lib/common.sh"
+  # shellcheck source=../../scripts/lib/bench_wal.sh
+  source "$HARNESS_ROOT/scripts/lib/bench_wal.sh"
+}
+
+@test "bench wal: progress numbers are grouped by thousands" {
+  load_lib
+  [ "$(bench_wal_grouped 0)" = "0" ]
+  [ "$(bench_wal_grouped 999.4)" = "999" ]
+  [ "$(bench_wal_grouped 23456.7)" = "23,457" ]
+  [ "$(bench_wal_grouped 1234567)" = "1,234,567" ]
+}
+
+@test "bench wal: the patched classpath is the stock one with the patched HBase jars swapped in" {
+  load_lib
+  local r=/m2/org/apache/hbase s=2.6.4-hadoop3 p=2.6.4-hadoop3-patched
+  local stock="$r/hbase-server/$s/hbase-server-$s.jar:/m2/metrics-core-3.2.6.jar:$r/hbase-common/$s/hbase-common-$s.jar:$r/hbase-server/$s/hbase-server-$s-tests.jar"
+  local patched="$r/hbase-server/$p/hbase-server-$p.jar:/m2/metrics-core-3.2.4.jar:$r/hbase-common/$s/hbase-common-$s.jar:$r/hbase-server/$p/hbase-server-$p-tests.jar:$r/hbase-foo/$p/hbase-foo-$p.jar"
+  run bench_wal_swap "$stock" "$patched"
+  [ "$status" -eq 0 ]
+  [ "$output" = "$r/hbase-server/$p/hbase-server-$p.jar:/m2/metrics-core-3.2.6.jar:$r/hbase-common/$s/hbase-common-$s.jar:$r/hbase-server/$p/hbase-server-$p-tests.jar:$r/hbase-foo/$p/hbase-foo-$p.jar" ]
+}
