@@ -141,7 +141,7 @@ cluster_roles() {
 }
 
 valid_role() {
-  cluster_roles | grep -qx -- "$1"
+  grep -qx -- "$1" <<<"$(cluster_roles)"
 }
 
 # role_ports ROLE: the ports the role listens on, the first its main one.
@@ -210,18 +210,23 @@ role_pid() {
   pid=$(cat "$f" 2>/dev/null) || return 1
   [[ $pid =~ ^[0-9]+$ ]] || return 1
   pid_alive "$pid" || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$(role_marker "$1") " || return 1
+  [[ $(proc_cmdline "$pid") == *"$(role_marker "$1") "* ]] || return 1
   printf '%s' "$pid"
+}
+
+# proc_cmdline PID: the process's command line, arguments separated by spaces.
+proc_cmdline() {
+  tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null || true
 }
 
 # cluster_stray_pids: live processes of this cluster folder, pid file or not.
 cluster_stray_pids() {
-  local f pid marker="@$CLUSTER_DIR "
+  local f pid cmd
   for f in /proc/[0-9]*/cmdline; do
     pid=${f#/proc/}
     pid=${pid%/cmdline}
-    if tr '\0' ' ' <"$f" 2>/dev/null | grep -qF -- "-Dharness.cluster.role=" &&
-      tr '\0' ' ' <"$f" 2>/dev/null | grep -qF -- "$marker" && pid_alive "$pid"; then
+    cmd=$(proc_cmdline "$pid")
+    if [[ $cmd == *"-Dharness.cluster.role="*"@$CLUSTER_DIR "* ]] && pid_alive "$pid"; then
       echo "$pid"
     fi
   done
@@ -406,7 +411,7 @@ role_launch() {
   printf '==== %s: starting %s\n' "$(date '+%Y-%m-%d %H:%M:%S')" "$role" >>"$d/logs/$role.out"
   role_jvm "$role"
   PIDFILE=$d/pid setsid bash -c 'echo $$ >"$PIDFILE"; exec "$@"' harness-role "${JCMD[@]}" "${main[@]}" \
-    </dev/null >>"$d/logs/$role.out" 2>&1 3>&- &
+    </dev/null >>"$d/logs/$role.out" 2>&1 3>&- 9>&- &
   for ((i = 0; i < 50; i++)); do
     [[ -s $d/pid ]] && break
     sleep 0.1
@@ -423,8 +428,8 @@ role_ready() {
   log=$(role_log "$role")
   case $role in
     zk | nn | dn*) port_open "$(role_port "$role")" ;;
-    master) [[ -f $log ]] && tail -c +"$((off + 1))" "$log" | grep -q 'Master has completed initialization' ;;
-    rs*) [[ -f $log ]] && tail -c +"$((off + 1))" "$log" | grep -q 'Serving as ' ;;
+    master) [[ -f $log ]] && { tail -c +"$((off + 1))" "$log" || true; } | grep -q 'Master has completed initialization' ;;
+    rs*) [[ -f $log ]] && { tail -c +"$((off + 1))" "$log" || true; } | grep -q 'Serving as ' ;;
   esac
 }
 
@@ -550,37 +555,23 @@ wait_pids_gone() {
   done
 }
 
-# stop_everything: HBase first (the master asks the RegionServers to close
-# their regions), then HDFS and ZooKeeper; then anything of this cluster
-# folder that is still alive gets SIGKILL.
+# stop_everything: SIGTERM to HBase first (each RegionServer's shutdown hook
+# flushes and closes its regions), then HDFS, then ZooKeeper; whatever does
+# not exit in time, and anything else of this cluster folder that is still
+# alive, gets SIGKILL.
 stop_everything() {
-  local -a hbase=() hdfs=() role pid
+  local -a hbase=() hdfs=() strays=()
+  local role
   for role in $(cluster_roles); do
     case $role in
       master | rs*) hbase+=("$role") ;;
       dn*) hdfs+=("$role") ;;
     esac
   done
-  if role_pid master >/dev/null && [[ -f $(cluster_setting CLASSPATH /nonexistent) ]]; then
-    # A tool JVM, not the master: it must not carry the master's marker.
-    role_jvm master
-    local -a tool=()
-    for pid in "${JCMD[@]}"; do
-      [[ $pid == -Dharness.cluster.role=* ]] || tool+=("$pid")
-    done
-    timeout 60 "${tool[@]}" org.apache.hadoop.hbase.master.HMaster stop \
-      </dev/null >>"$(role_dir master)/logs/master.out" 2>&1 3>&- || true
-    local -a hpids=()
-    for role in "${hbase[@]}"; do
-      pid=$(role_pid "$role") && hpids+=("$pid")
-    done
-    [[ ${#hpids[@]} -eq 0 ]] || wait_pids_gone "$(($(now_s) + 60))" "${hpids[@]}" || true
-  fi
-  stop_roles 30 "${hbase[@]}"
+  stop_roles 60 "${hbase[@]}"
   stop_roles 20 "${hdfs[@]}"
   stop_roles 20 nn
   stop_roles 10 zk
-  local -a strays=()
   mapfile -t strays < <(cluster_stray_pids)
   if [[ ${#strays[@]} -gt 0 ]]; then
     info "cluster: SIGKILL to stray processes of $CLUSTER_DIR: ${strays[*]}"
@@ -675,7 +666,7 @@ cluster_start() {
     info "cluster: formatting HDFS"
     role_jvm nn
     if ! "${JCMD[@]}" org.apache.hadoop.hdfs.server.namenode.NameNode -format -nonInteractive -clusterid harness \
-      </dev/null >>"$(role_dir nn)/logs/nn.out" 2>&1 3>&-; then
+      </dev/null >>"$(role_dir nn)/logs/nn.out" 2>&1 3>&- 9>&-; then
       role_failed nn "the NameNode format failed"
     fi
   fi
