@@ -338,6 +338,9 @@ bench_wal() {
 
   local tree_head
   tree_head=$(git -C "$TREE" rev-parse --short HEAD 2>/dev/null || echo unknown)
+  if [[ -n $(git -C "$TREE" status --porcelain 2>/dev/null | head -n 1) ]]; then
+    tree_head+=" plus uncommitted changes"
+  fi
   {
     printf 'command: scripts/harness bench wal --threads %s --reps %s --edits %s\n' \
       "$(

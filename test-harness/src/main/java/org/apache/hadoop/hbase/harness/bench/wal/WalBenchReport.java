@@ -45,7 +45,6 @@ import java.util.function.ToDoubleFunction;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
-import org.jfree.chart.axis.LogarithmicAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
@@ -63,7 +62,8 @@ import org.jfree.data.xy.XYSeriesCollection;
  * implementation's throughput, p99 and p50, and the ratios patched-fshlog / stock-fshlog and
  * patched-fshlog / stock-asyncfs of the throughput and p99 medians;</li>
  * <li>a PNG chart (JFreeChart, headless): median throughput and median p99 against the number of
- * writer threads, one series per implementation, threads on a log-2 axis, p99 on a log-10 axis.</li>
+ * writer threads, one series per implementation, threads on a log-2 axis, p99 (in milliseconds)
+ * on a log-2 axis.</li>
  * </ul>
  *
  * <p>Usage: {@code WalBenchReport --csv FILE --summary FILE --chart FILE [--title TEXT]
@@ -352,7 +352,7 @@ public final class WalBenchReport {
       byT.forEach((t, m) -> {
         o.add(t.doubleValue(), m.opsPerSec);
         if (m.p99Us > 0) {
-          p.add(t.doubleValue(), m.p99Us);
+          p.add(t.doubleValue(), m.p99Us / 1000.0);
         }
       });
       ops.addSeries(o);
@@ -371,10 +371,9 @@ public final class WalBenchReport {
     opsAxis.setNumberFormatOverride(new DecimalFormat("#,##0"));
     plot.add(new XYPlot(ops, null, opsAxis, renderer(new ArrayList<>(med.keySet()))), 1);
 
-    LogarithmicAxis p99Axis = new LogarithmicAxis("p99 of append + sync (us, median, log scale)");
-    p99Axis.setStrictValuesFlag(false);
-    p99Axis.setAutoRangeNextLogFlag(false);
-    p99Axis.setNumberFormatOverride(new DecimalFormat("#,##0"));
+    // In milliseconds on a log-2 axis, so that the ticks are round: 0.5, 1, 2, 4 ms.
+    LogAxis p99Axis = log2Axis("p99 of append + sync (ms, median, log scale)");
+    p99Axis.setNumberFormatOverride(new DecimalFormat("#,##0.###"));
     XYLineAndShapeRenderer p99Renderer = renderer(new ArrayList<>(med.keySet()));
     // One legend for both plots.
     p99Renderer.setDefaultSeriesVisibleInLegend(false);
