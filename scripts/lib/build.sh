@@ -218,6 +218,10 @@ cmd_build() {
   require_java
   require_mvn
   require_applied
+  # One build at a time per work folder: concurrent runs would share target/.
+  local lock_fd
+  exec {lock_fd}>"$STATE/build.lock"
+  flock "$lock_fd"
   local stamp version bdir=$WORK/build
   stamp=$(build_stamp)
   version=$(patched_version)
