@@ -1,0 +1,91 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.apache.hadoop.hbase.harness.bench.write;
+
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.StartMiniClusterOption;
+
+/**
+ * The embedded target of the write benchmark: a mini cluster (HBaseTestingUtility: ZooKeeper, a
+ * MiniDFSCluster, a master and region servers in one JVM) in a JVM of its own, started by the
+ * benchmark's driver with the build of the configuration under test. It writes the client's
+ * hbase-site.xml and a "ready" file into its folder, then serves until its standard input closes
+ * (the driver ended or died). Usage: {@code EmbeddedCluster DIR REGIONSERVERS DATANODES
+ * [KEY=VALUE ...]}.
+ */
+public final class EmbeddedCluster {
+  private EmbeddedCluster() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    File dir = new File(args[0]);
+    int regionServers = Integer.parseInt(args[1]);
+    int dataNodes = Integer.parseInt(args[2]);
+    System.setProperty("test.build.data.basedirectory", new File(dir, "data").getAbsolutePath());
+    Configuration conf = HBaseConfiguration.create();
+    // Each region server of the JVM sizes its memstores and block cache from the whole heap:
+    // give each its share, unless the configuration says otherwise.
+    conf.setFloat("hbase.regionserver.global.memstore.size", 0.4f / regionServers);
+    conf.setFloat("hfile.block.cache.size", 0.3f / regionServers);
+    for (int i = 3; i < args.length; i++) {
+      int eq = args[i].indexOf('=');
+      conf.set(args[i].substring(0, eq), args[i].substring(eq + 1));
+    }
+    HBaseTestingUtility util = new HBaseTestingUtility(conf);
+    Thread watcher = new Thread(() -> {
+      try {
+        InputStream in = System.in;
+        while (in.read() >= 0) {
+          // Nothing is sent: the stream only ends.
+        }
+      } catch (IOException e) {
+        // The driver is gone.
+      }
+      Runtime.getRuntime().halt(0);
+    }, "driver-watch");
+    watcher.setDaemon(true);
+    watcher.start();
+    util.startMiniCluster(StartMiniClusterOption.builder().numRegionServers(regionServers)
+      .numDataNodes(dataNodes).build());
+    Configuration c = util.getConfiguration();
+    Configuration client = new Configuration(false);
+    for (String key : new String[] { "hbase.zookeeper.quorum",
+      "hbase.zookeeper.property.clientPort", "zookeeper.znode.parent" }) {
+      if (c.get(key) != null) {
+        client.set(key, c.get(key));
+      }
+    }
+    File site = new File(dir, "client-site.xml");
+    File tmp = new File(dir, "client-site.xml.tmp");
+    try (FileOutputStream out = new FileOutputStream(tmp)) {
+      client.writeXml(out);
+    }
+    Files.move(tmp.toPath(), site.toPath(), StandardCopyOption.ATOMIC_MOVE);
+    Files.write(new File(dir, "ready").toPath(), "ready\n".getBytes(StandardCharsets.UTF_8));
+    watcher.join();
+  }
+}

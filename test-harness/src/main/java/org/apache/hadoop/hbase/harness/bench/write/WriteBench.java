@@ -1,0 +1,575 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.apache.hadoop.hbase.harness.bench.write;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.ClusterMetrics;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Durability;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.harness.bench.write.Targets.BenchException;
+import org.apache.hadoop.hbase.harness.bench.write.Targets.Target;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * The driver of {@code scripts/harness bench write}: the write workload of the seed's production
+ * benchmark (100 writer threads, 120-byte keys, 1024-byte values of [A-Z0-9], each put
+ * acknowledged on its own) from a client JVM of its own, against the embedded mini cluster, the
+ * harness's local cluster or a cluster given by an hbase-site.xml, for each named configuration
+ * in turn. Writes, into the run folder: intervals.csv (every second: throughput, p50, p99,
+ * p99.9, max, CPU), events.csv (flushes, WAL rolls, compactions, splits, ... from the servers'
+ * logs), summary.txt and latency.png. The folder is named *.partial while the run goes on and
+ * *.failed if it fails, so that no half-written result poses as a finished one.
+ */
+public final class WriteBench {
+  /** The table attribute that marks a table as the benchmark's own. */
+  static final String MARK = "HARNESS_BENCH";
+
+  private static final String USAGE = "bench write [--target embedded|cluster|HBASE_SITE_XML] "
+    + "[--threads N] [--rows N] [--key-size N] [--value-size N] [--regions N] "
+    + "[--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL|SKIP_WAL] [--configs NAME[+NAME],...] "
+    + "[--duration S] [--verify] [--table NAME] [--regionservers N] [--conf KEY=VALUE]";
+
+  /** A bad command line: exit 2. */
+  static final class UsageException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    UsageException(String m) {
+      super(m);
+    }
+  }
+
+  /** The command line. */
+  static final class Options {
+    String target = "embedded";
+    String configs;
+    String table = "harness_bench_write";
+    int regions;
+    int regionServers = 3;
+    boolean verify;
+    boolean durationGiven;
+    final Map<String, String> serverConf = new LinkedHashMap<>();
+    final WriteLoad.Params load = new WriteLoad.Params();
+    File out;
+
+    static Options parse(String[] args) throws UsageException {
+      Options o = new Options();
+      for (int i = 0; i < args.length; i++) {
+        String a = args[i];
+        if (a.equals("--verify")) {
+          o.verify = true;
+          continue;
+        }
+        if (a.equals("--help") || a.equals("-h")) {
+          throw new UsageException("usage: " + USAGE);
+        }
+        if (!a.startsWith("--")) {
+          throw new UsageException("bench write: unexpected argument '" + a + "'");
+        }
+        if (i + 1 >= args.length) {
+          throw new UsageException(a + " needs a value");
+        }
+        String v = args[++i];
+        switch (a) {
+          case "--target":
+            o.target = v;
+            break;
+          case "--threads":
+            o.load.threads = (int) number(a, v, 1, 5000);
+            break;
+          case "--rows":
+            o.load.rows = number(a, v, 1, Long.MAX_VALUE);
+            break;
+          case "--key-size":
+            o.load.keySize = (int) number(a, v, 8, Short.MAX_VALUE);
+            break;
+          case "--value-size":
+            o.load.valueSize = (int) number(a, v, 1, 64 * 1024 * 1024);
+            break;
+          case "--regions":
+            o.regions = (int) number(a, v, 1, 1296);
+            break;
+          case "--regionservers":
+            o.regionServers = (int) number(a, v, 1, 10);
+            break;
+          case "--duration":
+            o.load.durationS = (int) number(a, v, 1, 7 * 24 * 3600);
+            o.durationGiven = true;
+            break;
+          case "--durability":
+            try {
+              Durability d = Durability.valueOf(v.toUpperCase(Locale.ROOT));
+              if (d == Durability.USE_DEFAULT) {
+                throw new IllegalArgumentException();
+              }
+              o.load.durability = d;
+            } catch (IllegalArgumentException e) {
+              throw new UsageException(
+                "--durability '" + v + "' is not one of SYNC_WAL, FSYNC_WAL, ASYNC_WAL, SKIP_WAL");
+            }
+            break;
+          case "--configs":
+            o.configs = v;
+            break;
+          case "--table":
+            o.table = v;
+            break;
+          case "--conf":
+            int eq = v.indexOf('=');
+            if (eq <= 0) {
+              throw new UsageException("--conf '" + v + "' is not KEY=VALUE");
+            }
+            o.serverConf.put(v.substring(0, eq), v.substring(eq + 1));
+            break;
+          case "--out":
+            o.out = new File(v);
+            break;
+          default:
+            throw new UsageException("bench write: unknown option '" + a + "'");
+        }
+      }
+      if (o.load.rows > 0 && !o.durationGiven) {
+        o.load.durationS = 0;
+      }
+      if (o.out == null) {
+        throw new UsageException("bench write: --out is missing (scripts/harness passes it)");
+      }
+      try {
+        TableName.valueOf(o.table);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--table '" + o.table + "' is not a table name: "
+          + e.getMessage());
+      }
+      return o;
+    }
+
+    private static long number(String opt, String v, long min, long max) throws UsageException {
+      long n;
+      try {
+        n = Long.parseLong(v.replace("_", ""));
+      } catch (NumberFormatException e) {
+        throw new UsageException(opt + " '" + v + "' is not a number");
+      }
+      if (n < min || n > max) {
+        throw new UsageException(opt + " must be from " + min + " to " + max + ", not " + v);
+      }
+      return n;
+    }
+  }
+
+  private final Options o;
+  private final File partial;
+  private Target target;
+  private volatile boolean finished;
+
+  private WriteBench(Options o) {
+    this.o = o;
+    this.partial = new File(o.out.getPath() + ".partial");
+  }
+
+  static void progress(String msg) {
+    System.err.println("harness: bench write: " + msg);
+    System.err.flush();
+  }
+
+  /** Sets up logging to the run folder: must run before any HBase class logs. */
+  private void setUpLogging() throws IOException {
+    File logs = new File(partial, "logs");
+    Files.createDirectories(logs.toPath());
+    File props = new File(logs, "log4j2.properties");
+    String p = String.join("\n", "status = warn", "dest = err", "name = HarnessBenchWrite",
+      "appender.file.type = File", "appender.file.name = File",
+      "appender.file.fileName = ${sys:harness.log.file}", "appender.file.append = true",
+      "appender.file.layout.type = PatternLayout",
+      "appender.file.layout.pattern = %d{ISO8601} %-5p [%t] %c{2}: %m%n",
+      "rootLogger = INFO,File", "logger.zookeeper.name = org.apache.zookeeper",
+      "logger.zookeeper.level = WARN", "logger.hadoop.name = org.apache.hadoop",
+      "logger.hadoop.level = WARN", "logger.hdfs.name = org.apache.hadoop.hdfs",
+      "logger.hdfs.level = WARN", "logger.hbase.name = org.apache.hadoop.hbase",
+      "logger.hbase.level = INFO", "logger.metrics.name = org.apache.hadoop.hbase.metrics",
+      "logger.metrics.level = WARN", "logger.http.name = org.apache.hadoop.hbase.http",
+      "logger.http.level = WARN", "");
+    Files.write(props.toPath(), p.getBytes(StandardCharsets.UTF_8));
+    System.setProperty("log4j2.configurationFile", props.getAbsolutePath());
+    System.setProperty("harness.log.file", new File(logs, "client.log").getAbsolutePath());
+  }
+
+  private Target makeTarget() throws BenchException {
+    switch (o.target) {
+      case "embedded":
+        return new Targets.Embedded(o.regionServers,
+          System.getProperty("harness.embedded.heap", "4g"), 300_000);
+      case "cluster":
+        String dir = System.getProperty("harness.cluster.dir");
+        String script = System.getProperty("harness.script");
+        if (dir == null || script == null) {
+          throw new BenchException("--target cluster needs scripts/harness (harness.script)");
+        }
+        return new Targets.LocalCluster(new File(dir), script);
+      default:
+        File site = new File(o.target);
+        if (!site.isFile()) {
+          throw new BenchException("--target '" + o.target + "' is neither embedded, cluster "
+            + "nor an hbase-site.xml file");
+        }
+        return new Targets.Site(site);
+    }
+  }
+
+  private List<WriteConfig> configs() throws UsageException {
+    String list = o.configs != null ? o.configs
+      : System.getProperty("harness.default.configs", "default");
+    String build = System.getProperty("harness.default.build", "stock");
+    List<WriteConfig> out = new ArrayList<>();
+    try {
+      for (WriteConfig c : WriteConfigs.parse(list)) {
+        out.add(o.target.equals("embedded") || o.target.equals("cluster")
+          ? c.resolve(build, o.serverConf) : c.resolve(null, o.serverConf));
+      }
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    return out;
+  }
+
+  int run() throws Exception {
+    if (o.out.exists() || partial.exists()) {
+      throw new BenchException("the run folder " + o.out + " exists already");
+    }
+    // Everything that can be checked without a cluster is checked before the run folder exists.
+    List<WriteConfig> configs = configs();
+    Target t = makeTarget();
+    for (WriteConfig c : configs) {
+      String why = t.refuse(c);
+      if (why != null) {
+        throw new BenchException(why);
+      }
+    }
+    setUpLogging();
+    target = t;
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      Target started = target;
+      if (started != null) {
+        started.close();
+      }
+      if (!finished) {
+        markFailed("interrupted");
+      }
+    }, "bench-write-cleanup"));
+    String durability =
+      o.load.durability == null ? "SYNC_WAL (HBase's default)" : o.load.durability.name();
+    String title = String.format(Locale.ROOT,
+      "bench write: %d threads, one put each, %d-byte keys, %d-byte values, %s; %s", o.load.threads,
+      o.load.keySize, o.load.valueSize, durability,
+      o.target.equals("embedded") || o.target.equals("cluster") ? o.target + " target"
+        : "target " + new File(o.target).getName());
+    StringBuilder runTxt = new StringBuilder();
+    runTxt.append("started: ").append(LocalDateTime.now()).append('\n');
+    runTxt.append("target: ").append(target.describe()).append('\n');
+    runTxt.append(String.format(Locale.ROOT,
+      "threads: %d%nkey size: %d%nvalue size: %d%nduration: %s%nrows: %s%ndurability: %s%n"
+        + "table: %s%nverify: %s%nmachine: %d cores, java %s%n",
+      o.load.threads, o.load.keySize, o.load.valueSize,
+      o.load.durationS > 0 ? o.load.durationS + " s per configuration" : "until the rows",
+      o.load.rows > 0 ? String.valueOf(o.load.rows) : "no limit", durability, o.table, o.verify,
+      Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
+    for (WriteConfig c : configs) {
+      runTxt.append("config ").append(c.name()).append(": ").append(c.settings()).append(" -- ")
+        .append(c.description()).append('\n');
+    }
+    Report.write(new File(partial, "run.txt").toPath(), runTxt.toString());
+    progress("run folder " + partial + "; target: " + target.describe());
+
+    List<RunResult> results = new ArrayList<>();
+    boolean verifyFailed = false;
+    for (WriteConfig c : configs) {
+      progress("[" + c.name() + "] " + c.settings());
+      RunResult r = runOne(c);
+      results.add(r);
+      verifyFailed |= r.verifyFailed();
+      // Write what is there after every configuration: a long run keeps its first parts.
+      writeResults(title, results);
+    }
+    target.close();
+    String summary = Report.summary(results);
+    System.out.println();
+    System.out.println(title);
+    System.out.println();
+    System.out.print(summary);
+    System.out.println();
+    for (RunResult r : results) {
+      if (r.clientCpu > 50) {
+        System.out.println(String.format(Locale.ROOT, "warning: the client JVM used %.0f%% of "
+          + "the machine's CPU in '%s': it may be the bottleneck", r.clientCpu, r.config.name()));
+      }
+      if (r.errors > 0) {
+        System.out.println("note: '" + r.config.name() + "' had " + r.errors
+          + " failed puts (not counted as acknowledged); first: " + r.firstError);
+      }
+    }
+    if (verifyFailed) {
+      markFailed("an acknowledged put is missing or wrong");
+      finished = true;
+      throw new BenchException("--verify: acknowledged puts are missing or wrong (see the "
+        + "verify column above); results in " + failedDir());
+    }
+    Files.move(partial.toPath(), o.out.toPath(), StandardCopyOption.ATOMIC_MOVE);
+    finished = true;
+    Path latest = o.out.toPath().resolveSibling("latest");
+    try {
+      Files.deleteIfExists(latest);
+      Files.createSymbolicLink(latest, o.out.toPath().getFileName());
+    } catch (IOException | UnsupportedOperationException e) {
+      // Only a convenience.
+    }
+    System.out.println("results: " + o.out);
+    System.out.println("  intervals.csv  every second: puts, errors, p50, p99, p99.9, max, CPU");
+    System.out.println("  events.csv     flushes, WAL rolls, compactions, splits, ... by second");
+    System.out.println("  summary.txt    the table above");
+    System.out.println("  latency.png    latency over time, one line per configuration");
+    return 0;
+  }
+
+  private File failedDir() {
+    return new File(o.out.getPath() + ".failed");
+  }
+
+  private void markFailed(String why) {
+    try {
+      if (partial.isDirectory()) {
+        Files.write(new File(partial, "FAILED").toPath(),
+          (why + "\n").getBytes(StandardCharsets.UTF_8));
+        Files.move(partial.toPath(), failedDir().toPath(), StandardCopyOption.ATOMIC_MOVE);
+      }
+    } catch (IOException e) {
+      // Nothing more to do.
+    }
+  }
+
+  private void writeResults(String title, List<RunResult> results) throws IOException {
+    Report.write(new File(partial, "intervals.csv").toPath(), Report.intervalsCsv(results));
+    Report.write(new File(partial, "events.csv").toPath(), Report.eventsCsv(results));
+    Report.write(new File(partial, "summary.txt").toPath(), title + "\n\n"
+      + Report.summary(results));
+    LatencyChart.write(new File(partial, "latency.png"), title, results);
+  }
+
+  private RunResult runOne(WriteConfig c) throws Exception {
+    RunResult r = new RunResult(c);
+    long t0 = System.currentTimeMillis();
+    Configuration conf;
+    try {
+      conf = target.prepare(c, partial);
+    } catch (BenchException e) {
+      throw e;
+    }
+    for (Map.Entry<String, String> e : c.clientConf().entrySet()) {
+      conf.set(e.getKey(), e.getValue());
+    }
+    int live = checkReachable(conf);
+    progress(String.format(Locale.ROOT, "[%s] servers ready in %.0fs, %d region servers", c.name(),
+      (System.currentTimeMillis() - t0) / 1000.0, live));
+    WriteLoad.Params p = o.load;
+    Durability saved = p.durability;
+    if (c.durability() != null) {
+      p.durability = Durability.valueOf(c.durability());
+    }
+    TableName tn = TableName.valueOf(o.table);
+    try (Connection conn = ConnectionFactory.createConnection(conf)) {
+      int regions = o.regions > 0 ? o.regions : Math.max(1, live);
+      createTable(conn, tn, c, regions);
+      Map<Path, Long> offsets = ServerEvents.offsets(target.logs());
+      WriteLoad load = new WriteLoad(conn, tn, p, m -> progress("[" + c.name() + "] " + m));
+      List<byte[]> sample = new ArrayList<>();
+      progress(String.format(Locale.ROOT, "[%s] %d writers, %s, table %s pre-split into %d "
+        + "regions", c.name(), p.threads, p.durationS > 0 ? p.durationS + "s" : p.rows + " rows",
+        tn, regions));
+      load.run(r, sample);
+      r.eventsRead = !offsets.isEmpty();
+      r.events.addAll(ServerEvents.readAll(offsets, r.startMs, r.endMs));
+      progress(String.format(Locale.ROOT,
+        "[%s] done: %,d puts acked in %.1fs (%,.0f/s), %d errors, p99 %.2f ms, client CPU "
+          + "%.0f%%",
+        c.name(), r.acked, r.seconds(), r.throughput(), r.errors,
+        RunResult.ms(r.total.getTotalCount() == 0 ? 0 : r.total.getValueAtPercentile(99)),
+        r.clientCpu));
+      if (o.verify) {
+        long[] mw = load.verify(sample);
+        r.verifySampled = sample.size();
+        r.verifyMissing = mw[0];
+        r.verifyWrong = mw[1];
+        progress(String.format(Locale.ROOT, "[%s] verify: read back %,d sampled acknowledged "
+          + "rows: %d missing, %d wrong", c.name(), sample.size(), mw[0], mw[1]));
+      }
+      if (!(target instanceof Targets.Embedded)) {
+        dropTable(conn, tn);
+      }
+    } finally {
+      p.durability = saved;
+      target.finish(c);
+    }
+    return r;
+  }
+
+  /** The number of live region servers; fails with one line when the cluster does not answer. */
+  private int checkReachable(Configuration conf) throws Exception {
+    Configuration quick = new Configuration(conf);
+    quick.setInt("hbase.client.retries.number", 3);
+    quick.setInt("zookeeper.recovery.retry", 1);
+    quick.setInt("hbase.rpc.timeout", 10000);
+    quick.setInt("hbase.client.operation.timeout", 30000);
+    quick.setInt("zookeeper.session.timeout", 15000);
+    ExecutorService pool = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "reachability");
+      t.setDaemon(true);
+      return t;
+    });
+    Future<Integer> f = pool.submit(() -> {
+      try (Connection conn = ConnectionFactory.createConnection(quick);
+        Admin admin = conn.getAdmin()) {
+        ClusterMetrics m = admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS));
+        return m.getLiveServerMetrics().size();
+      }
+    });
+    try {
+      int live = f.get(60, TimeUnit.SECONDS);
+      if (live == 0) {
+        throw new BenchException("the target cluster (" + target.describe() + ") has no live "
+          + "region server");
+      }
+      return live;
+    } catch (TimeoutException e) {
+      f.cancel(true);
+      throw new BenchException("cannot reach the target cluster (" + target.describe() + ", "
+        + "ZooKeeper " + conf.get("hbase.zookeeper.quorum") + ":"
+        + conf.get("hbase.zookeeper.property.clientPort") + "): no answer in 60s");
+    } catch (java.util.concurrent.ExecutionException e) {
+      Throwable c = e.getCause();
+      throw new BenchException("cannot reach the target cluster (" + target.describe() + "): "
+        + c.getClass().getSimpleName() + ": " + String.valueOf(c.getMessage()).split("\n", 2)[0]);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Creates the pre-split table; a table of that name made by the benchmark is replaced. */
+  private void createTable(Connection conn, TableName tn, WriteConfig c, int regions)
+    throws Exception {
+    try (Admin admin = conn.getAdmin()) {
+      if (admin.tableExists(tn)) {
+        TableDescriptor old = admin.getDescriptor(tn);
+        Set<String> fams = new TreeSet<>();
+        for (ColumnFamilyDescriptor f : old.getColumnFamilies()) {
+          fams.add(f.getNameAsString());
+        }
+        boolean ours = "write".equals(old.getValue(MARK)) && fams.size() == 1
+          && fams.contains(Bytes.toString(WriteLoad.FAMILY));
+        if (!ours) {
+          throw new BenchException("table " + tn + " exists with another schema (families "
+            + String.join(",", fams) + ", not made by bench write); drop it or pass --table");
+        }
+        if (admin.isTableEnabled(tn)) {
+          admin.disableTable(tn);
+        }
+        admin.deleteTable(tn);
+      }
+      TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(tn)
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.of(WriteLoad.FAMILY)).setValue(MARK, "write");
+      for (Map.Entry<String, String> e : c.tableConf().entrySet()) {
+        if (e.getKey().equals("SPLIT_POLICY")) {
+          b.setRegionSplitPolicyClassName(e.getValue());
+        } else {
+          b.setValue(e.getKey(), e.getValue());
+        }
+      }
+      List<byte[]> splits = KeyValues.splitKeys(regions);
+      admin.createTable(b.build(), splits.toArray(new byte[0][]));
+    }
+  }
+
+  private void dropTable(Connection conn, TableName tn) {
+    try (Admin admin = conn.getAdmin()) {
+      admin.disableTable(tn);
+      admin.deleteTable(tn);
+    } catch (IOException e) {
+      progress("could not drop " + tn + " after the run: " + e.getMessage());
+    }
+  }
+
+  public static void main(String[] args) {
+    int rc;
+    WriteBench bench = null;
+    try {
+      Options o = Options.parse(args);
+      bench = new WriteBench(o);
+      rc = bench.run();
+    } catch (UsageException e) {
+      System.err.println("harness: usage error: " + e.getMessage());
+      rc = 2;
+    } catch (BenchException e) {
+      System.err.println("harness: error: bench write: " + e.getMessage());
+      rc = 1;
+    } catch (Throwable t) {
+      if (bench != null && bench.partial.isDirectory()) {
+        try (java.io.PrintStream ps = new java.io.PrintStream(
+          new File(bench.partial, "logs/driver-error.txt"), "UTF-8")) {
+          t.printStackTrace(ps);
+        } catch (IOException e) {
+          t.printStackTrace();
+        }
+      } else {
+        t.printStackTrace();
+      }
+      System.err.println("harness: error: bench write: " + t.getClass().getSimpleName() + ": "
+        + String.valueOf(t.getMessage()).split("\n", 2)[0]);
+      rc = 1;
+    }
+    if (rc != 0 && bench != null && !bench.finished) {
+      bench.markFailed("failed");
+      bench.finished = true;
+    }
+    System.out.flush();
+    System.exit(rc);
+  }
+}
