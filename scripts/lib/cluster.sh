@@ -48,17 +48,26 @@ build_installed() {
 
 # build_classpath stock|patched: prints the file that holds the run-time
 # classpath of test-harness/pom.xml against that build (cached by the pom,
-# the version and the repository). Hadoop's reload4j binding is left out so
-# that every JVM logs through log4j2.
+# the version, the repository and the patched jars). Hadoop's reload4j
+# binding is left out so that every JVM logs through log4j2. The patched
+# build's hbase-server jars are used from a snapshot of their own, so that a
+# 'harness build' that rewrites them does not pull them from under a running
+# cluster.
 build_classpath() {
-  local build=$1 version key out dir=$WORK/classpath
+  local build=$1 version key out dir=$WORK/classpath stamp=""
   version=$(build_version "$build")
   if ! build_installed "$build"; then
     die "the $build build ($version) is not installed in $(m2_repo); run 'scripts/harness build' first"
   fi
+  local jar tjar
+  jar=$(m2_repo)/org/apache/hbase/hbase-server/$version/hbase-server-$version.jar
+  tjar=${jar%.jar}-tests.jar
+  if [[ $build == patched ]]; then
+    stamp=$(stat -c '%Y %s' "$jar" "$tjar" 2>/dev/null || true)
+  fi
   key=$( {
     cat "$HARNESS_ROOT/test-harness/pom.xml"
-    printf '%s %s\n' "$version" "$(m2_repo)"
+    printf '%s %s %s\n' "$version" "$(m2_repo)" "$stamp"
   } | git hash-object --stdin)
   out=$dir/$version.classpath
   if [[ -f $out && -f $out.key && $(cat "$out.key") == "$key" ]]; then
@@ -75,7 +84,23 @@ build_classpath() {
     rm -f "$raw"
     mvn_fail_die "$log" "cannot resolve the classpath of the $build build"
   fi
-  tr ':' '\n' <"$raw" | grep -v -E '/(slf4j-reload4j|reload4j)-[0-9][^/]*\.jar$' | paste -sd: - >"$out.tmp"
+  local snap=""
+  if [[ $build == patched ]]; then
+    snap=$dir/$version-${key:0:12}
+    rm -rf "$snap"
+    mkdir -p "$snap"
+    cp "$jar" "$tjar" "$snap/"
+    if ! unzip -l "$snap/${jar##*/}" >/dev/null 2>&1 || ! unzip -l "$snap/${tjar##*/}" >/dev/null 2>&1; then
+      rm -rf "$snap" "$raw"
+      die "the patched jars in $(dirname "$jar") are not whole (is 'scripts/harness build' running?); try again when it is done"
+    fi
+    # Keep the three newest snapshots: a running cluster may use an older one.
+    find "$dir" -maxdepth 1 -type d -name "$version-*" -printf '%T@ %p\n' | sort -rn | tail -n +4 |
+      cut -d' ' -f2- | xargs -r rm -rf
+  fi
+  tr ':' '\n' <"$raw" | grep -v -E '/(slf4j-reload4j|reload4j)-[0-9][^/]*\.jar$' |
+    if [[ -n $snap ]]; then sed -e "s#^$jar\$#$snap/${jar##*/}#" -e "s#^$tjar\$#$snap/${tjar##*/}#"; else cat; fi |
+    paste -sd: - >"$out.tmp"
   rm -f "$raw"
   mv "$out.tmp" "$out"
   printf '%s' "$key" >"$out.key"

@@ -258,14 +258,15 @@ public final class WriteBench {
   }
 
   private List<WriteConfig> configs() throws UsageException {
+    boolean harnessTarget = o.target.equals("embedded") || o.target.equals("cluster");
+    // Builds can only be compared on servers the harness starts.
     String list = o.configs != null ? o.configs
-      : System.getProperty("harness.default.configs", "default");
+      : harnessTarget ? System.getProperty("harness.default.configs", "default") : "default";
     String build = System.getProperty("harness.default.build", "stock");
     List<WriteConfig> out = new ArrayList<>();
     try {
       for (WriteConfig c : WriteConfigs.parse(list)) {
-        out.add(o.target.equals("embedded") || o.target.equals("cluster")
-          ? c.resolve(build, o.serverConf) : c.resolve(null, o.serverConf));
+        out.add(harnessTarget ? c.resolve(build, o.serverConf) : c.resolve(null, o.serverConf));
       }
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
@@ -427,7 +428,8 @@ public final class WriteBench {
         tn, regions));
       load.run(r, sample);
       r.eventsRead = !offsets.isEmpty();
-      r.events.addAll(ServerEvents.readAll(offsets, r.startMs, r.endMs));
+      // A flush or roll logged just after the end started within the run.
+      r.events.addAll(ServerEvents.readAll(offsets, r.startMs, r.endMs + 3000));
       progress(String.format(Locale.ROOT,
         "[%s] done: %,d puts acked in %.1fs (%,.0f/s), %d errors, p99 %.2f ms, client CPU "
           + "%.0f%%",
@@ -486,8 +488,13 @@ public final class WriteBench {
         + conf.get("hbase.zookeeper.property.clientPort") + "): no answer in 60s");
     } catch (java.util.concurrent.ExecutionException e) {
       Throwable c = e.getCause();
-      throw new BenchException("cannot reach the target cluster (" + target.describe() + "): "
-        + c.getClass().getSimpleName() + ": " + String.valueOf(c.getMessage()).split("\n", 2)[0]);
+      while (c.getCause() != null && c.getCause() != c) {
+        c = c.getCause();
+      }
+      throw new BenchException("cannot reach the target cluster (" + target.describe() + ", "
+        + "ZooKeeper " + conf.get("hbase.zookeeper.quorum") + ":"
+        + conf.get("hbase.zookeeper.property.clientPort") + "): " + c.getClass().getSimpleName()
+        + ": " + String.valueOf(c.getMessage()).split("\n", 2)[0]);
     } finally {
       pool.shutdownNow();
     }
@@ -538,7 +545,15 @@ public final class WriteBench {
   }
 
   public static void main(String[] args) {
+    int rc = execute(args);
+    System.out.flush();
+    System.exit(rc);
+  }
+
+  /** Runs the benchmark; returns the exit code (0, 1 on an error, 2 on a bad command line). */
+  public static int execute(String[] args) {
     int rc;
+    String why = "failed";
     WriteBench bench = null;
     try {
       Options o = Options.parse(args);
@@ -549,8 +564,10 @@ public final class WriteBench {
       rc = 2;
     } catch (BenchException e) {
       System.err.println("harness: error: bench write: " + e.getMessage());
+      why = e.getMessage();
       rc = 1;
     } catch (Throwable t) {
+      why = t.toString();
       if (bench != null && bench.partial.isDirectory()) {
         try (java.io.PrintStream ps = new java.io.PrintStream(
           new File(bench.partial, "logs/driver-error.txt"), "UTF-8")) {
@@ -566,10 +583,9 @@ public final class WriteBench {
       rc = 1;
     }
     if (rc != 0 && bench != null && !bench.finished) {
-      bench.markFailed("failed");
+      bench.markFailed(why);
       bench.finished = true;
     }
-    System.out.flush();
-    System.exit(rc);
+    return rc;
   }
 }

@@ -1,0 +1,224 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.apache.hadoop.hbase.harness.bench.write;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/**
+ * The parts of the write benchmark that need no cluster: the named configurations, the keys,
+ * values and split points, the parsing of the servers' log lines into events, the reports and
+ * the chart, and the command line's bad input.
+ */
+public class TestWriteBenchParts {
+  @Rule
+  public TemporaryFolder tmp = new TemporaryFolder();
+
+  @Test
+  public void testSeedScenariosAreNamedAndBuildOnEachOther() {
+    for (String n : new String[] { "default", "stock", "patched", "wal-fshlog", "wal-asyncfs",
+      "sync-wal", "fsync-wal", "async-wal", "skip-wal", "splits-off", "compactions-off",
+      "blocking-raised", "client-tuned" }) {
+      assertNotNull(n, WriteConfigs.known().get(n));
+    }
+    WriteConfig blocking = WriteConfigs.parseOne("blocking-raised");
+    assertEquals("org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy",
+      blocking.tableConf().get("SPLIT_POLICY"));
+    assertEquals("1000000", blocking.tableConf().get("hbase.hstore.compactionThreshold"));
+    assertEquals(String.valueOf(Integer.MAX_VALUE),
+      blocking.tableConf().get("hbase.hstore.blockingStoreFiles"));
+    assertEquals("8", blocking.tableConf().get("hbase.hregion.memstore.block.multiplier"));
+    assertTrue(blocking.serverConf().isEmpty());
+  }
+
+  @Test
+  public void testComposedConfigurationLaterPartsWin() {
+    WriteConfig c = WriteConfigs.parseOne("stock+wal-fshlog+skip-wal+patched");
+    assertEquals("stock+wal-fshlog+skip-wal+patched", c.name());
+    assertEquals("patched", c.build());
+    assertEquals("SKIP_WAL", c.durability());
+    assertEquals("filesystem", c.serverConf().get("hbase.wal.provider"));
+    WriteConfig r = WriteConfigs.parseOne("default").resolve("stock",
+      java.util.Collections.singletonMap("k", "v"));
+    assertEquals("stock", r.build());
+    assertEquals("v", r.serverConf().get("k"));
+  }
+
+  @Test
+  public void testBadConfigurationLists() {
+    for (String bad : new String[] { "nope", "default,,stock", "stock+nope", "stock,stock" }) {
+      try {
+        WriteConfigs.parse(bad);
+        fail(bad);
+      } catch (IllegalArgumentException e) {
+        assertNotNull(e.getMessage());
+      }
+    }
+  }
+
+  @Test
+  public void testKeysValuesAndSplits() {
+    byte[] k = KeyValues.randomKey(120);
+    assertEquals(120, k.length);
+    for (byte b : k) {
+      assertTrue(Character.isDigit(b) || (b >= 'A' && b <= 'Z'));
+    }
+    byte[] v = KeyValues.valueFor(k, 1024);
+    assertEquals(1024, v.length);
+    assertArrayEquals(v, KeyValues.valueFor(k.clone(), 1024));
+    assertFalse(Arrays.equals(v, KeyValues.valueFor(KeyValues.randomKey(120), 1024)));
+    assertTrue(KeyValues.splitKeys(1).isEmpty());
+    List<byte[]> s = KeyValues.splitKeys(4);
+    assertEquals(3, s.size());
+    assertEquals("90", Bytes.toString(s.get(0)));
+    assertEquals("I0", Bytes.toString(s.get(1)));
+    assertEquals("R0", Bytes.toString(s.get(2)));
+    List<byte[]> many = KeyValues.splitKeys(1296);
+    for (int i = 1; i < many.size(); i++) {
+      assertTrue(Bytes.compareTo(many.get(i - 1), many.get(i)) < 0);
+    }
+  }
+
+  @Test
+  public void testLogLinesBecomeEvents() {
+    ZoneId z = ZoneId.systemDefault();
+    String[] lines = {
+      "2026-11-22T05:53:42,057 INFO  [MemStoreFlusher.1] regionserver.HRegion: Finished flush of "
+        + "dataSize ~3.78 MB/3960902, heapSize ~4.02 MB/4212520, currentSize=290.36 KB/297330 for "
+        + "969b03b0ab7dbf2115438031ef5f62bf in 942ms, sequenceid=3401, compaction requested=false",
+      "2026-11-22T05:53:43,000 INFO  [regionserver/localhost:17050.logRoller] wal.AbstractFSWAL: "
+        + "Rolled WAL /hbase/WALs/x/a.1 with entries=10, filesize=1 MB; new WAL /hbase/WALs/x/a.2",
+      "2026-11-22 05:53:44,000 INFO  [RS:0;localhost:1-longCompactions-0] regionserver.HStore: "
+        + "Completed major compaction of 3 (all) file(s) in f of t,,1.abc. into x(size=1 M)",
+      "2026-11-22T05:53:45,000 INFO  [PEWorker-3] assignment.SplitTableRegionProcedure: pid=7 "
+        + "splitting 2 storefiles, region=abc, threads=2",
+      "2026-11-22T05:53:46,000 WARN  [MemStoreFlusher.0] regionserver.MemStoreFlusher: abc has too "
+        + "many store files(17); delaying flush up to 90000 ms",
+      "2026-11-22T05:53:47,000 INFO  [h=1] regionserver.MemStoreFlusher: Blocking updates: "
+        + "global memstore heapsize 800 M is >= blocking 800 M",
+      "2026-11-22T05:53:48,000 INFO  [roller] wal.AbstractFSWAL: Too many WALs; count=33, max=32;"
+        + " forcing (partial) flush of 1 region(s): abc[f]" };
+    ServerEvents.Type[] want = { ServerEvents.Type.FLUSH, ServerEvents.Type.WAL_ROLL,
+      ServerEvents.Type.COMPACTION, ServerEvents.Type.SPLIT, ServerEvents.Type.FLUSH_DELAYED,
+      ServerEvents.Type.BLOCKED, ServerEvents.Type.TOO_MANY_WALS };
+    for (int i = 0; i < lines.length; i++) {
+      ServerEvents.Event e = ServerEvents.parseLine(lines[i], z);
+      assertNotNull(lines[i], e);
+      assertEquals(lines[i], want[i], e.type);
+    }
+    ServerEvents.Event f = ServerEvents.parseLine(lines[0], z);
+    assertEquals(LocalDateTime.of(2026, 11, 22, 5, 53, 42, 57_000_000).atZone(z).toInstant()
+      .toEpochMilli(), f.timeMs);
+    assertTrue(f.message.startsWith("Finished flush of"));
+    assertNull(ServerEvents.parseLine("2026-11-22T05:53:42,057 INFO  [main] x.Y: hello", z));
+    assertNull(ServerEvents.parseLine("\tat org.apache.Foo(Finished flush of)", z));
+  }
+
+  @Test
+  public void testEventsOfALogSinceItsOffsetAndWithinTheRun() throws Exception {
+    File log = tmp.newFile("rs1.log");
+    String old = "2026-11-22T05:00:00,000 INFO  [t] regionserver.HRegion: Finished flush of x\n";
+    String late = "2026-11-22T07:00:00,000 INFO  [t] regionserver.HRegion: Finished flush of z\n";
+    String now = "2026-11-22T06:00:00,000 INFO  [t] regionserver.HRegion: Finished flush of y\n";
+    Files.write(log.toPath(), old.getBytes());
+    long offset = log.length();
+    Files.write(log.toPath(), (old + now + late).getBytes());
+    long from = LocalDateTime.of(2026, 11, 22, 5, 30).atZone(ZoneId.systemDefault()).toInstant()
+      .toEpochMilli();
+    List<ServerEvents.Event> ev =
+      ServerEvents.read(log.toPath(), offset, from, from + 3600_000L);
+    assertEquals(1, ev.size());
+    assertEquals("Finished flush of y", ev.get(0).message);
+  }
+
+  @Test
+  public void testReportsAndChart() throws Exception {
+    RunResult a = fake("stock", 0);
+    RunResult b = fake("patched", 1);
+    List<RunResult> rs = Arrays.asList(a, b);
+    String csv = Report.intervalsCsv(rs);
+    String[] lines = csv.split("\n");
+    assertEquals(Report.INTERVAL_HEADER, lines[0]);
+    assertEquals(1 + 20, lines.length);
+    assertTrue(lines[1].startsWith("stock,0,100,0,"));
+    String summary = Report.summary(rs);
+    assertTrue(summary, summary.contains("| stock | 1000 | 0 | 100 |"));
+    assertTrue(summary, summary.contains("10000 of 10000 ok"));
+    assertTrue(summary, summary.contains("FAILED: 1 missing"));
+    String events = Report.eventsCsv(rs);
+    assertTrue(events, events.contains("stock,3.000,flush,"));
+    File png = tmp.newFile("latency.png");
+    LatencyChart.write(png, "test", rs);
+    byte[] head = Arrays.copyOf(Files.readAllBytes(png.toPath()), 8);
+    assertArrayEquals(new byte[] { (byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' }, head);
+  }
+
+  private static RunResult fake(String name, int missing) {
+    RunResult r = new RunResult(WriteConfigs.parseOne(name));
+    r.startMs = 1_000_000;
+    r.endMs = r.startMs + 10_000;
+    for (int s = 0; s < 10; s++) {
+      r.intervals.add(new RunResult.Interval(s, s == 5 ? 0 : 100, 0, 2, 20, 40, 50, 10, 90));
+      for (int i = 0; i < 100; i++) {
+        r.total.recordValue(2000 + i * 100);
+      }
+    }
+    r.acked = 1000;
+    r.eventsRead = true;
+    r.events.add(new ServerEvents.Event(r.startMs + 3000, ServerEvents.Type.FLUSH, "flush"));
+    r.events.add(new ServerEvents.Event(r.startMs + 6000, ServerEvents.Type.SPLIT, "split"));
+    r.verifySampled = 10000;
+    r.verifyMissing = missing;
+    return r;
+  }
+
+  @Test
+  public void testBadCommandLines() throws Exception {
+    String out = new File(tmp.getRoot(), "run").getPath();
+    String[][] bad = { { "--value-size", "0" }, { "--threads", "0" }, { "--threads", "x" },
+      { "--durability", "USE_DEFAULT" }, { "--durability", "SOMETIMES" }, { "--configs", "nope" },
+      { "--frobnicate", "1" }, { "--regions", "0" }, { "--duration" }, { "--table", "bad name" },
+      { "--conf", "novalue" } };
+    for (String[] b : bad) {
+      String[] args = Arrays.copyOf(b, b.length + 2);
+      args[b.length] = "--out";
+      args[b.length + 1] = out;
+      assertEquals(Arrays.toString(b), 2, WriteBench.execute(args));
+    }
+    assertEquals(1, WriteBench.execute(new String[] { "--target",
+      new File(tmp.getRoot(), "missing.xml").getPath(), "--out", out }));
+    assertFalse(new File(out).exists());
+    assertFalse(new File(out + ".partial").exists());
+  }
+}
