@@ -479,7 +479,7 @@ role_failed() {
   log_tail "$role"
   if [[ $CLUSTER_ON_FAIL == all ]]; then
     info "cluster: stopping what was started"
-    stop_everything >/dev/null 2>&1 || true
+    (stop_everything) || true
   else
     stop_roles 5 "$role" >/dev/null 2>&1 || true
   fi
@@ -687,6 +687,8 @@ cluster_start() {
   info "cluster: starting the $build build ($(build_version "$build")) in $CLUSTER_DIR, ports $CLUSTER_PORT_BASE-$((CLUSTER_PORT_BASE + 49 + 2 * n))"
   CLUSTER_ON_FAIL=all
   trap 'info "cluster: interrupted"; stop_everything >/dev/null 2>&1; exit 130' INT TERM
+  launch zk
+  wait_ready zk
   if [[ ! -f $CLUSTER_DIR/nn/data/name/current/VERSION ]]; then
     info "cluster: formatting HDFS"
     role_jvm nn
@@ -695,8 +697,6 @@ cluster_start() {
       role_failed nn "the NameNode format failed"
     fi
   fi
-  launch zk
-  wait_ready zk
   launch nn
   wait_ready nn
   local -a dns=() hb=(master)

@@ -1,0 +1,155 @@
+#!/usr/bin/env bats
+# scripts/harness cluster: bad input in seconds, then one real cluster of
+# separate JVMs (ZooKeeper, NameNode, 3 DataNodes, master, 3 RegionServers)
+# in a folder and on ports of its own: kill -9 of a RegionServer really ends
+# its process, restart brings the same RegionServer (host and port) back as
+# the master sees it, and stop leaves no process behind.
+
+setup_file() {
+  export HARNESS_WORK="$BATS_FILE_TMPDIR/work"
+  # Ports of their own, away from a cluster the developer may be running.
+  export HARNESS_CLUSTER_PORT_BASE=${BATS_CLUSTER_PORT_BASE:-17300}
+}
+
+setup() {
+  HARNESS="$BATS_TEST_DIRNAME/../../scripts/harness"
+  CLUSTER="$HARNESS_WORK/cluster"
+}
+
+teardown_file() {
+  # Whatever a failed test left running.
+  "$BATS_TEST_DIRNAME/../../scripts/harness" cluster stop >/dev/null 2>&1 || true
+}
+
+one_error_line() {
+  [ "$status" -ne 0 ]
+  [ "$(printf '%s\n' "$output" | grep -c -E '^harness: (error|usage error): ')" -eq 1 ]
+  [[ ${lines[-1]} == harness:\ error:\ * || ${lines[-1]} == harness:\ usage\ error:\ * ]]
+}
+
+# cluster_pids: live processes that carry this cluster folder's marker.
+cluster_pids() {
+  local f cmd
+  for f in /proc/[0-9]*/cmdline; do
+    cmd=$(tr '\0' ' ' <"$f" 2>/dev/null) || continue
+    if [[ $cmd == *"-Dharness.cluster.role="*"@$CLUSTER "* ]]; then
+      local st
+      st=$(sed -E 's/^[0-9]+ \(.*\) ([A-Za-z]).*/\1/' "${f%/cmdline}/stat" 2>/dev/null) || continue
+      [[ $st == Z ]] || echo "${f//[!0-9]/}"
+    fi
+  done
+}
+
+# live_servers: the master's list of live region servers (host,port,startcode).
+live_servers() {
+  "$HARNESS" cluster status 2>/dev/null | sed -n 's/^  live //p' || true
+}
+
+@test "cluster without a command, or with an unknown one, is a usage error" {
+  run "$HARNESS" cluster
+  [ "$status" -eq 2 ]
+  one_error_line
+  run "$HARNESS" cluster frob
+  [ "$status" -eq 2 ]
+  [[ $output == *"unknown cluster command 'frob'"* ]]
+  run "$HARNESS" cluster kill
+  [ "$status" -eq 2 ]
+  run "$HARNESS" cluster start --build nightly
+  [ "$status" -eq 2 ]
+  [[ $output == *"unknown build 'nightly'"* ]]
+  run "$HARNESS" cluster start --conf novalue
+  [ "$status" -eq 2 ]
+  [[ $output == *"is not KEY=VALUE"* ]]
+}
+
+@test "kill, restart and status before a start say so" {
+  run "$HARNESS" cluster kill rs1
+  one_error_line
+  [[ $output == *"no cluster in"* ]]
+  run "$HARNESS" cluster status
+  [ "$status" -eq 3 ]
+  [[ $output == *"never started"* ]]
+  run "$HARNESS" cluster stop
+  [ "$status" -eq 0 ]
+}
+
+@test "a role that fails to start is reported with its log, and what was started is stopped" {
+  # A NameNode JVM that cannot start: ZooKeeper is up by then and must be stopped again.
+  HARNESS_CLUSTER_NN_HEAP=1k run "$HARNESS" cluster start --build stock
+  one_error_line
+  [[ $output == *"cluster: nn failed to start: "* ]]
+  [[ $output == *"cluster: zk up"* && $output == *"cluster: stopped zk"* ]]
+  [[ $output == *"---- tail of "*"nn.out"* ]]
+  [[ $output == *"Too small maximum heap"* || $output == *"Invalid maximum heap size"* ]]
+  [ -z "$(cluster_pids)" ]
+}
+
+@test "start, kill -9 rs1, restart rs1 as the same server, stop with nothing left" {
+  run "$HARNESS" cluster start --build stock
+  [ "$status" -eq 0 ]
+  [[ $output == *"cluster: up in"* ]]
+  run "$HARNESS" cluster status
+  [ "$status" -eq 0 ]
+  local role
+  for role in zk nn dn1 dn2 dn3 master rs1 rs2 rs3; do
+    grep -qE "^$role +up " <<<"$output"
+  done
+  [ "$(grep -c '^  live localhost,' <<<"$output")" -eq 3 ]
+  # Each role is a JVM of its own, with its own log and data folders.
+  [ "$(cluster_pids | wc -l)" -eq 9 ]
+  [ -s "$CLUSTER/rs1/logs/rs1.log" ]
+  [ -d "$CLUSTER/dn2/data/dfs" ]
+
+  local rs1_port old_pid old_sn
+  rs1_port=$((HARNESS_CLUSTER_PORT_BASE + 50))
+  old_pid=$(cat "$CLUSTER/rs1/pid")
+  old_sn=$(live_servers | grep "^localhost,$rs1_port,")
+  [ -n "$old_sn" ]
+
+  run "$HARNESS" cluster start --build stock
+  one_error_line
+  [[ $output == *"already running"* ]]
+
+  run "$HARNESS" cluster kill rs1
+  [ "$status" -eq 0 ]
+  [[ $output == *"killed rs1 (pid $old_pid) with SIGKILL"* ]]
+  # SIGKILL really ended that process, and only that one.
+  if [ -r "/proc/$old_pid/stat" ]; then
+    [[ $(sed -E 's/^[0-9]+ \(.*\) ([A-Za-z]).*/\1/' "/proc/$old_pid/stat") == Z ]]
+  fi
+  [ "$(cluster_pids | wc -l)" -eq 8 ]
+  run "$HARNESS" cluster status
+  [ "$status" -eq 3 ]
+  grep -qE '^rs1 +down ' <<<"$output"
+  grep -qE '^rs2 +up ' <<<"$output"
+  run "$HARNESS" cluster kill rs1
+  one_error_line
+  [[ $output == *"rs1 is not running"* ]]
+
+  run "$HARNESS" cluster restart rs1
+  [ "$status" -eq 0 ]
+  [[ $output == *"rs1 restarted"* ]]
+  [ "$(cat "$CLUSTER/rs1/pid")" != "$old_pid" ]
+  # The master sees the same RegionServer (host and port) back, as a new
+  # instance (start code), and not the killed one.
+  local new_sn="" i
+  for ((i = 0; i < 60; i++)); do
+    new_sn=$(live_servers | grep "^localhost,$rs1_port," || true)
+    if [[ -n $new_sn && $new_sn != "$old_sn" && $(live_servers | grep -c "^localhost,$rs1_port,") -eq 1 ]]; then
+      break
+    fi
+    sleep 1
+  done
+  [ -n "$new_sn" ]
+  [ "$new_sn" != "$old_sn" ]
+  [ "$(live_servers | grep -c '^localhost,')" -eq 3 ]
+
+  run "$HARNESS" cluster stop
+  [ "$status" -eq 0 ]
+  [[ $output == *"no process of $CLUSTER is left"* ]]
+  [ -z "$(cluster_pids)" ]
+  [ -z "$(ls "$CLUSTER"/*/pid 2>/dev/null)" ]
+  run "$HARNESS" cluster status
+  [ "$status" -eq 3 ]
+  [ "$(grep -cE ' +down ' <<<"$output")" -eq 9 ]
+}
