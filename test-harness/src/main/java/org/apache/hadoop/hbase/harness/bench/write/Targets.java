@@ -186,12 +186,36 @@ public final class Targets {
     public void finish(WriteConfig config) {
       close();
       if (dir != null) {
-        deleteTree(dir.toPath());
+        // The mini cluster's data (hundreds of MB) goes in the background, out of the run folder
+        // first, so that the next configuration starts at once.
+        Path trash = dir.toPath().resolveSibling(".trash-" + dir.getName());
+        try {
+          Files.move(dir.toPath(), trash);
+        } catch (IOException e) {
+          trash = dir.toPath();
+        }
+        Path doomed = trash;
+        Thread t = new Thread(() -> deleteTree(doomed), "delete-" + dir.getName());
+        t.start();
+        deleters.add(t);
+        dir = null;
       }
     }
 
+    private final List<Thread> deleters = new ArrayList<>();
+
     @Override
     public void close() {
+      for (Thread t : deleters) {
+        if (t != Thread.currentThread()) {
+          try {
+            t.join();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      }
+      deleters.clear();
       Process p = child;
       if (p != null) {
         p.destroyForcibly();
