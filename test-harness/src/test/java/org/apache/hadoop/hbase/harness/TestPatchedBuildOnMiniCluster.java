@@ -110,7 +110,7 @@ public class TestPatchedBuildOnMiniCluster {
     Set<String> rowsInWal = new HashSet<>();
     try (WALStreamReader reader =
       WALFactory.createStreamReader(fs, walFile, UTIL.getConfiguration())) {
-      for (WAL.Entry entry; (entry = reader.next()) != null;) {
+      for (WAL.Entry entry = reader.next(); entry != null; entry = reader.next()) {
         if (!entry.getKey().getTableName().equals(TABLE)) {
           continue;
         }
