@@ -315,6 +315,7 @@ public final class WriteBench {
       o.load.durationS > 0 ? o.load.durationS + " s per configuration" : "until the rows",
       o.load.rows > 0 ? String.valueOf(o.load.rows) : "no limit", durability, o.table, o.verify,
       Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
+    runTxt.append("load average at the start: ").append(loadAverage()).append('\n');
     for (WriteConfig c : configs) {
       runTxt.append("config ").append(c.name()).append(": ").append(c.settings()).append(" -- ")
         .append(c.description()).append('\n');
@@ -372,6 +373,17 @@ public final class WriteBench {
     return 0;
   }
 
+  /** The machine's load average (/proc/loadavg): other work on the machine skews the numbers. */
+  static String loadAverage() {
+    try {
+      String[] f = new String(Files.readAllBytes(new File("/proc/loadavg").toPath()),
+        StandardCharsets.UTF_8).trim().split("\\s+");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
+  }
+
   private File failedDir() {
     return new File(o.out.getPath() + ".failed");
   }
@@ -392,7 +404,7 @@ public final class WriteBench {
     Report.write(new File(partial, "intervals.csv").toPath(), Report.intervalsCsv(results));
     Report.write(new File(partial, "events.csv").toPath(), Report.eventsCsv(results));
     Report.write(new File(partial, "summary.txt").toPath(), title + "\n\n"
-      + Report.summary(results));
+      + Report.summary(results) + "\nload average at the end: " + loadAverage() + "\n");
     LatencyChart.write(new File(partial, "latency.png"), title, results);
   }
 
