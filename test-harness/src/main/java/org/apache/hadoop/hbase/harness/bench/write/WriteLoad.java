@@ -160,6 +160,7 @@ public final class WriteLoad {
     AtomicLong claimed = new AtomicLong();
     AtomicBoolean stop = new AtomicBoolean();
     AtomicReference<String> firstError = new AtomicReference<>();
+    AtomicLong lastExit = new AtomicLong();
     int perThread = (p.verifySample + p.threads - 1) / p.threads;
     Reservoir[] samples = new Reservoir[p.threads];
     Thread[] writers = new Thread[p.threads];
@@ -196,6 +197,7 @@ public final class WriteLoad {
           errors.increment();
           firstError.compareAndSet(null, e.toString());
         }
+        lastExit.accumulateAndGet(System.currentTimeMillis(), Math::max);
       }, "writer-" + t);
       writers[t].setDaemon(true);
     }
@@ -251,6 +253,10 @@ public final class WriteLoad {
       }
     }
     result.endMs = System.currentTimeMillis();
+    if (Arrays.stream(writers).noneMatch(Thread::isAlive) && lastExit.get() > start) {
+      // Every writer ended on its own (--rows): the run ended with the last one.
+      result.endMs = Math.min(result.endMs, lastExit.get());
+    }
     // Puts still in flight at the end: wait for them, but not forever.
     long grace = System.currentTimeMillis() + 60_000;
     for (Thread w : writers) {
