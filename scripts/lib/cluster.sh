@@ -549,20 +549,23 @@ stop_roles() {
       pids+=("$pid")
       names+=("$role")
     fi
-    rm -f "$(role_dir "$role")/pid.stopped"
   done
   [[ ${#pids[@]} -gt 0 ]] || return 0
   deadline=$(($(now_s) + grace))
+  local forced=""
   wait_pids_gone "$deadline" "${pids[@]}" || {
     for pid in "${pids[@]}"; do
-      pid_alive "$pid" && kill -KILL "$pid" 2>/dev/null || true
+      if pid_alive "$pid"; then
+        kill -KILL "$pid" 2>/dev/null || true
+        forced+=" $pid"
+      fi
     done
     wait_pids_gone "$(($(now_s) + 15))" "${pids[@]}" || true
   }
   for role in "${names[@]}"; do
     rm -f "$(role_dir "$role")/pid"
   done
-  info "cluster: stopped ${names[*]}"
+  info "cluster: stopped ${names[*]}${forced:+ (SIGKILL to pid$forced after ${grace}s)}"
 }
 
 # wait_pids_gone DEADLINE PID...: every process has exited by DEADLINE.
