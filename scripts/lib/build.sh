@@ -19,13 +19,9 @@ SUREFIRE_ARGLINE='-Xmx3g -XX:+HeapDumpOnOutOfMemoryError -Djava.net.preferIPv4St
 # compiles MODULE's sources from TREE_DIR, outside the tree so that the tree
 # stays exactly upstream's layout.
 write_module_pom() {
-  local bdir=$1 tdir=$2 module=$3 version=$4 stock hadoop=3.4.2 other excl="" deps=""
+  local bdir=$1 tdir=$2 module=$3 version=$4 stock hadoop=3.4.2 deps
   stock=$(stock_version)
-  while read -r other; do
-    [[ $other == "$module" ]] && continue
-    excl+="<exclusion><groupId>org.apache.hbase</groupId><artifactId>$other</artifactId></exclusion>"
-    deps+="<dependency><groupId>org.apache.hbase</groupId><artifactId>$other</artifactId><version>$version</version></dependency>"
-  done < <(series_modules)
+  deps=$(released_deps "$module" "$version") || exit 1
   mkdir -p "$bdir/$module"
   cat >"$bdir/$module/pom.xml" <<POM
 <?xml version="1.0" encoding="UTF-8"?>
@@ -46,14 +42,9 @@ write_module_pom() {
     <harness.tree>$tdir/$module</harness.tree>
   </properties>
   <dependencies>
-    <!-- The released module's own dependencies: its pom, not its jar. -->
-    <dependency>
-      <groupId>org.apache.hbase</groupId><artifactId>$module</artifactId><version>\${stock.version}</version>
-      <type>pom</type><exclusions>$excl</exclusions>
-    </dependency>
-    $deps
-    <!-- The released module's optional dependencies, which a pom dependency does not carry. -->
-$(optional_deps "$module")
+    <!-- The released module's own dependency list, as its published pom has it, so that the
+         patched artifact resolves exactly the third-party versions the stock one does. -->
+$deps
 $(cat "$HARNESS_ROOT/scripts/conf/test-dependencies.xml")
   </dependencies>
   <build>
@@ -123,14 +114,31 @@ $(cat "$HARNESS_ROOT/scripts/conf/test-dependencies.xml")
 POM
 }
 
-# optional_deps MODULE: the optional dependencies of the released module's
-# pom, as plain dependencies.
-optional_deps() {
-  local pom
+# released_deps MODULE VERSION: the compile and runtime dependencies of the
+# released module's (flattened) pom, with the other modules the series
+# touches at VERSION, the patched build. Test-scope ones come from
+# scripts/conf/test-dependencies.xml instead.
+released_deps() {
+  local pom touched
   pom=$(fetch_artifact "$1" pom "") || exit 1
-  awk '/<dependency>/ { b = ""; inb = 1 }
+  touched=" $(series_modules | paste -sd' ' -) "
+  awk -v stock="$(stock_version)" -v patched="$2" -v touched="$touched" '
+    /^  <dependencies>/ { top = 1; next }
+    /^  <\/dependencies>/ { top = 0 }
+    !top { next }
+    /^    <dependency>/ { b = ""; inb = 1 }
     inb { b = b $0 "\n" }
-    /<\/dependency>/ { inb = 0; if (b ~ /<optional>true<\/optional>/) { gsub(/ *<optional>true<\/optional>\n/, "", b); printf "%s", b } }' "$pom"
+    /^    <\/dependency>/ {
+      inb = 0
+      if (b ~ /<scope>test<\/scope>/) next
+      if (match(b, /<artifactId>[^<]+<\/artifactId>/)) {
+        a = substr(b, RSTART + 12, RLENGTH - 25)
+        if (b ~ /<groupId>org.apache.hbase<\/groupId>/ && index(touched, " " a " ")) {
+          sub("<version>" stock "</version>", "<version>" patched "</version>", b)
+        }
+      }
+      printf "%s", b
+    }' "$pom"
 }
 
 # write_reactor BUILD_DIR TREE_DIR VERSION: the aggregator of the module
