@@ -82,7 +82,13 @@ $(cat "$HARNESS_ROOT/scripts/conf/test-dependencies.xml")
       </plugin>
       <plugin>
         <groupId>org.apache.maven.plugins</groupId><artifactId>maven-jar-plugin</artifactId><version>3.4.2</version>
-        <executions><execution><goals><goal>test-jar</goal></goals></execution></executions>
+        <!-- As upstream's tests jar: without the test cluster's site files, so that code using the
+             tests jar (HBaseTestingUtility elsewhere) gets HBase's defaults. -->
+        <executions><execution><goals><goal>test-jar</goal></goals><configuration><excludes>
+          <exclude>hbase-site.xml</exclude><exclude>hdfs-site.xml</exclude>
+          <exclude>mapred-queues.xml</exclude><exclude>mapred-site.xml</exclude>
+          <exclude>log4j.properties</exclude><exclude>log4j2.properties</exclude>
+        </excludes></configuration></execution></executions>
       </plugin>
       <plugin>
         <groupId>org.apache.maven.plugins</groupId><artifactId>maven-install-plugin</artifactId><version>3.1.3</version>

@@ -186,18 +186,10 @@ public final class Targets {
     public void finish(WriteConfig config) {
       close();
       if (dir != null) {
-        // The mini cluster's data (hundreds of MB) goes in the background, out of the run folder
-        // first, so that the next configuration starts at once.
-        Path trash = dir.toPath().resolveSibling(".trash-" + dir.getName());
-        try {
-          Files.move(dir.toPath(), trash);
-        } catch (IOException e) {
-          trash = dir.toPath();
-        }
-        Path doomed = trash;
-        Thread t = new Thread(() -> deleteTree(doomed), "delete-" + dir.getName());
-        t.start();
-        deleters.add(t);
+        // The mini cluster's data (hundreds of MB) is deleted before the next configuration
+        // starts: deleting it in the background would load the disk under the next one and bias
+        // the comparison towards the configuration that runs first.
+        deleteTree(dir.toPath());
         dir = null;
       }
     }
