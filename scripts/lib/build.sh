@@ -232,10 +232,15 @@ cmd_build() {
   require_java
   require_mvn
   require_applied
-  # One build at a time per work folder: concurrent runs would share target/.
-  local lock_fd
-  exec {lock_fd}>"$STATE/build.lock"
-  flock "$lock_fd"
+  # One build at a time per work folder: concurrent runs would share target/. The lock is held
+  # by a subshell, so it is released when the build ends, however it ends.
+  (
+    flock 9
+    build_locked
+  ) 9>"$STATE/build.lock"
+}
+
+build_locked() {
   local stamp version bdir=$WORK/build
   stamp=$(build_stamp)
   version=$(patched_version)

@@ -296,3 +296,18 @@ XML
   run "$HARNESS" prepare
   [[ $output == *"up to date"* ]]
 }
+
+@test "the build lock is released when a build ends, so all's review can build again" {
+  local lib="$BATS_TEST_DIRNAME/../../scripts/lib"
+  run timeout 20 bash -c "
+    set -euo pipefail
+    source '$lib/common.sh'; source '$lib/tree.sh'; source '$lib/build.sh'
+    require_java() { :; }; require_mvn() { :; }; require_applied() { :; }
+    build_locked() { echo built; }
+    mkdir -p \"\$STATE\"
+    cmd_build
+    (cmd_build)
+    cmd_build"
+  [ "$status" -eq 0 ]
+  [ "$(grep -c built <<<"$output")" -eq 3 ]
+}
