@@ -14,12 +14,8 @@ CLUSTER_PORT_BASE=${HARNESS_CLUSTER_PORT_BASE:-17000}
 CLUSTER_TIMEOUT=${HARNESS_CLUSTER_TIMEOUT:-180}
 CLUSTER_DATANODES=3
 
-# The JVM options HBase and Hadoop need on JDK 17.
-HARNESS_JVM_OPENS=(--add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED
-  --add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED
-  --add-opens java.base/java.util=ALL-UNNAMED --add-opens java.base/java.util.concurrent=ALL-UNNAMED
-  --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -Dio.netty.tryReflectionSetAccessible=true
-  -Djava.net.preferIPv4Stack=true -Djava.awt.headless=true)
+# The JVM options HBase and Hadoop need on JDK 17 (defined in common.sh).
+HARNESS_JVM_OPENS=("${JDK17_JVM_OPTS[@]}")
 
 # ---------------------------------------------------------------------------
 # Classpaths and the harness's classes

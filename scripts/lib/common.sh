@@ -13,6 +13,13 @@ BASELINE_TAG=harness-baseline
 DEFAULT_HBASE_VERSION=2.6.4
 PATCHED_SUFFIX=patched
 
+# The JVM options HBase and Hadoop need on JDK 17: every JVM the harness starts gets them.
+JDK17_JVM_OPTS=(--add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED
+  --add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED
+  --add-opens java.base/java.util=ALL-UNNAMED --add-opens java.base/java.util.concurrent=ALL-UNNAMED
+  --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -Dio.netty.tryReflectionSetAccessible=true
+  -Djava.net.preferIPv4Stack=true -Djava.awt.headless=true)
+
 # die MESSAGE: one clear line on stderr, exit 1.
 die() {
   printf 'harness: error: %s\n' "$*" >&2
