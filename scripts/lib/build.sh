@@ -13,7 +13,7 @@ generated_classes() {
 }
 
 # The JVM options HBase's tests need on JDK 17.
-SUREFIRE_ARGLINE='-Xmx3g -XX:+HeapDumpOnOutOfMemoryError -Djava.net.preferIPv4Stack=true -Djava.awt.headless=true -Dio.netty.eventLoopThreads=3 --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED --add-opens java.base/java.util=ALL-UNNAMED --add-opens java.base/java.util.concurrent=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -Dio.netty.tryReflectionSetAccessible=true'
+SUREFIRE_ARGLINE="-Xmx3g -XX:+HeapDumpOnOutOfMemoryError -Dio.netty.eventLoopThreads=3 ${JDK17_JVM_OPTS[*]}"
 
 # write_module_pom BUILD_DIR TREE_DIR MODULE VERSION: the Maven project that
 # compiles MODULE's sources from TREE_DIR, outside the tree so that the tree
@@ -370,7 +370,7 @@ run_shellcheck() {
   info "test: shellcheck"
   # The libraries are checked through scripts/harness, which sources them.
   shellcheck -x -P SCRIPTDIR "$HARNESS_ROOT/scripts/harness" "$HARNESS_ROOT/ci/run" \
-    "$HARNESS_ROOT/.ci/run" "$HARNESS_ROOT"/test-harness/bats/*.bats
+    "$HARNESS_ROOT/.ci/run" "$HARNESS_ROOT"/test-harness/bats/*.bats "$HARNESS_ROOT"/test-harness/bats/*.bash
   echo "shellcheck: clean"
 }
 
