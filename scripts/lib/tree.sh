@@ -253,7 +253,7 @@ series_hash() {
 # check_series: every entry has a file and every file is a well-formed
 # patch, before anything is applied.
 check_series() {
-  local entry out
+  local entry out err=$WORK/.numstat.err
   while read -r entry; do
     [[ $entry != */* ]] || die "series entry '$entry' must be a file name inside patches/"
     [[ -f $PATCHES/$entry ]] || die "series entry '$entry' has no file $PATCHES/$entry"
@@ -261,11 +261,11 @@ check_series() {
   while read -r entry; do
     grep -q '^Subject: ' "$PATCHES/$entry" ||
       die "patch $entry is corrupt: no 'Subject:' header (not a git format-patch file)"
-    if ! out=$(git apply --numstat "$PATCHES/$entry" 2>&1 >/dev/null) || [[ -n $out ]]; then
-      die "patch $entry is corrupt: $(printf '%s' "$out" | head -n 1)"
+    mkdir -p "$WORK"
+    if ! out=$(git apply --numstat "$PATCHES/$entry" 2>"$err") || [[ -s $err ]]; then
+      die "patch $entry is corrupt: $(head -n 1 "$err")"
     fi
-    [[ -n $(git apply --numstat "$PATCHES/$entry" 2>/dev/null) ]] ||
-      die "patch $entry is corrupt: it holds no diff"
+    [[ -n $out ]] || die "patch $entry is corrupt: it holds no diff"
   done < <(series_entries)
 }
 
