@@ -72,8 +72,24 @@ normalize_warnings() {
     sed -E -e 's#^\[WARNING\] .*/(hbase-[^/]+/src/)#\1#' -e 's#\.java:\[[0-9]+,[0-9]+\]#.java:#' | sort
 }
 
+# compare_findings SUBSYSTEM T0 NAME: votes on NAME-baseline.txt against
+# NAME-patched.txt (sorted findings without line numbers) in work/review.
+compare_findings() {
+  local subsystem=$1 t0=$2 dir=$WORK/review/$3 new fixed total was
+  comm -13 "$dir-baseline.txt" "$dir-patched.txt" >"$dir-new.txt"
+  new=$(wc -l <"$dir-new.txt")
+  fixed=$(comm -23 "$dir-baseline.txt" "$dir-patched.txt" | wc -l)
+  total=$(wc -l <"$dir-patched.txt")
+  was=$(wc -l <"$dir-baseline.txt")
+  if [[ $new -eq 0 ]]; then
+    vote +1 "$subsystem" $(($(now_s) - t0)) "The series generated 0 new + $total unchanged - $fixed fixed = $total total (was $was)."
+  else
+    vote -1 "$subsystem" $(($(now_s) - t0)) "The series generated $new new + $((total - new)) unchanged - $fixed fixed = $total total (was $was); see review/$3-new.txt"
+  fi
+}
+
 review_javac() {
-  local t0 new fixed total was
+  local t0
   t0=$(now_s)
   if [[ $(tgit rev-parse HEAD) == "$(tgit rev-parse "$BASELINE_TAG")" ]]; then
     vote +1 javac $(($(now_s) - t0)) "The series is empty: no new javac warnings ($(warning_count "$STATE/javac") in the baseline)."
@@ -85,16 +101,7 @@ review_javac() {
   fi
   normalize_warnings "$STATE/javac" >"$WORK/review/javac-patched.txt"
   normalize_warnings "$STATE/javac-baseline" >"$WORK/review/javac-baseline.txt"
-  comm -13 "$WORK/review/javac-baseline.txt" "$WORK/review/javac-patched.txt" >"$WORK/review/javac-new.txt"
-  new=$(wc -l <"$WORK/review/javac-new.txt")
-  fixed=$(comm -23 "$WORK/review/javac-baseline.txt" "$WORK/review/javac-patched.txt" | wc -l)
-  total=$(wc -l <"$WORK/review/javac-patched.txt")
-  was=$(wc -l <"$WORK/review/javac-baseline.txt")
-  if [[ $new -eq 0 ]]; then
-    vote +1 javac $(($(now_s) - t0)) "The series generated 0 new + $((total - new)) unchanged - $fixed fixed = $total total (was $was)."
-  else
-    vote -1 javac $(($(now_s) - t0)) "The series generated $new new + $((total - new)) unchanged - $fixed fixed = $total total (was $was); see review/javac-new.txt"
-  fi
+  compare_findings javac "$t0" javac
 }
 
 # checkstyle_classpath: Checkstyle 8.29 (HBase's version), resolved once.
@@ -137,7 +144,7 @@ run_checkstyle() {
 }
 
 review_checkstyle() {
-  local t0 files=() base=() f tmp new fixed total was
+  local t0 files=() base=() f tmp
   t0=$(now_s)
   mapfile -t files < <(series_diff --name-only --diff-filter=AM -- '*.java')
   if [[ ${#files[@]} -eq 0 ]]; then
@@ -158,16 +165,7 @@ review_checkstyle() {
     vote -1 checkstyle $(($(now_s) - t0)) "checkstyle could not run: ${MVN_FAILURE:-see logs/}"
     return 0
   fi
-  comm -13 "$WORK/review/checkstyle-baseline.txt" "$WORK/review/checkstyle-patched.txt" >"$WORK/review/checkstyle-new.txt"
-  new=$(wc -l <"$WORK/review/checkstyle-new.txt")
-  fixed=$(comm -23 "$WORK/review/checkstyle-baseline.txt" "$WORK/review/checkstyle-patched.txt" | wc -l)
-  total=$(wc -l <"$WORK/review/checkstyle-patched.txt")
-  was=$(wc -l <"$WORK/review/checkstyle-baseline.txt")
-  if [[ $new -eq 0 ]]; then
-    vote +1 checkstyle $(($(now_s) - t0)) "${#files[@]} changed files: 0 new + $total unchanged - $fixed fixed = $total total (was $was)."
-  else
-    vote -1 checkstyle $(($(now_s) - t0)) "The series generated $new new + $((total - new)) unchanged - $fixed fixed = $total total (was $was); see review/checkstyle-new.txt"
-  fi
+  compare_findings checkstyle "$t0" checkstyle
 }
 
 review_unit() {
