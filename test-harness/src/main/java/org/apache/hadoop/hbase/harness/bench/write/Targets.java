@@ -194,20 +194,8 @@ public final class Targets {
       }
     }
 
-    private final List<Thread> deleters = new ArrayList<>();
-
     @Override
     public void close() {
-      for (Thread t : deleters) {
-        if (t != Thread.currentThread()) {
-          try {
-            t.join();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        }
-      }
-      deleters.clear();
       Process p = child;
       if (p != null) {
         p.destroyForcibly();
@@ -263,12 +251,20 @@ public final class Targets {
     }
 
     private int harness(List<String> args) throws Exception {
+      return harness(args, ProcessBuilder.Redirect.INHERIT);
+    }
+
+    private int harnessQuiet(List<String> args) throws Exception {
+      return harness(args, ProcessBuilder.Redirect.DISCARD);
+    }
+
+    /** Runs scripts/harness with these arguments, its output to {@code out}; its exit code. */
+    private int harness(List<String> args, ProcessBuilder.Redirect out) throws Exception {
       List<String> cmd = new ArrayList<>();
       cmd.add(script);
       cmd.addAll(args);
       Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(
-        new File("/dev/null"))).redirectOutput(ProcessBuilder.Redirect.INHERIT)
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        new File("/dev/null"))).redirectOutput(out).redirectError(out).start();
       return p.waitFor();
     }
 
@@ -315,16 +311,6 @@ public final class Targets {
       conf.addResource(new org.apache.hadoop.fs.Path(
         new File(clusterDir, "client/hbase-site.xml").toURI()));
       return conf;
-    }
-
-    private int harnessQuiet(List<String> args) throws Exception {
-      List<String> cmd = new ArrayList<>();
-      cmd.add(script);
-      cmd.addAll(args);
-      Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(
-        new File("/dev/null"))).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-      return p.waitFor();
     }
 
     private static String first(List<String> l) {
