@@ -3,12 +3,10 @@
 # slow starts (no build, no Maven, no MiniDFSCluster), and the helpers that
 # format progress and build the patched classpath.
 
+load common
+
 setup() {
-  HARNESS="$BATS_TEST_DIRNAME/../../scripts/harness"
-  export HARNESS_WORK="$BATS_TEST_TMPDIR/work"
-  export HARNESS_PATCHES="$BATS_TEST_TMPDIR/patches"
-  mkdir -p "$HARNESS_PATCHES"
-  printf '# empty series\n' >"$HARNESS_PATCHES/series"
+  harness_sandbox
   # Were validation to come after the JDK check, it would fail on this instead.
   export JAVA_HOME="$BATS_TEST_TMPDIR/no-jdk"
 }

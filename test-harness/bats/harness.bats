@@ -3,12 +3,10 @@
 # fake HBase checkout (prepare --hbase-dir), so they run in seconds; the
 # jar-based cases need Maven Central or a warm local repository.
 
+load common
+
 setup() {
-  HARNESS="$BATS_TEST_DIRNAME/../../scripts/harness"
-  export HARNESS_WORK="$BATS_TEST_TMPDIR/work"
-  export HARNESS_PATCHES="$BATS_TEST_TMPDIR/patches"
-  mkdir -p "$HARNESS_PATCHES"
-  printf '# empty series\n' >"$HARNESS_PATCHES/series"
+  harness_sandbox
   GIT_ID=(-c user.name=bats -c user.email=bats@localhost -c commit.gpgsign=false -c init.defaultBranch=main)
 }
 
