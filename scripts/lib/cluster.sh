@@ -103,14 +103,14 @@ build_classpath() {
   printf '%s' "$out"
 }
 
-# harness_classes: compiles the harness's cluster and bench write classes
-# (test-harness/src/main/java/.../harness/{cluster,bench/write}) with javac
+# harness_classes: compiles the harness's cluster, crash and bench write classes
+# (test-harness/src/main/java/.../harness/{cluster,crash,bench/write}) with javac
 # into $WORK/classes, cached by their sources; prints the folder.
 harness_classes() {
   local src=$HARNESS_ROOT/test-harness/src/main/java/org/apache/hadoop/hbase/harness
   local out=$WORK/classes/harness key cp
   local -a files
-  mapfile -t files < <(find "$src/cluster" "$src/bench/write" -name '*.java' 2>/dev/null | sort)
+  mapfile -t files < <(find "$src/cluster" "$src/crash" "$src/bench/write" -name '*.java' 2>/dev/null | sort)
   [[ ${#files[@]} -gt 0 ]] || die "no harness sources in $src"
   key=$(cat "${files[@]}" | git hash-object --stdin)
   if [[ -f $out/.key && $(cat "$out/.key") == "$key" ]]; then
@@ -191,13 +191,15 @@ role_port() {
 }
 
 # role_heap ROLE: sized for 2 cores and 24 GiB, shared with a benchmark client.
+# The heap of the cluster's last start is kept in cluster.env, so that a
+# restart of one role gets the same heap; the variable, when set, wins.
 role_heap() {
   case $1 in
-    zk) echo "${HARNESS_CLUSTER_ZK_HEAP:-256m}" ;;
-    nn) echo "${HARNESS_CLUSTER_NN_HEAP:-512m}" ;;
-    dn*) echo "${HARNESS_CLUSTER_DN_HEAP:-384m}" ;;
-    master) echo "${HARNESS_CLUSTER_MASTER_HEAP:-768m}" ;;
-    rs*) echo "${HARNESS_CLUSTER_RS_HEAP:-2g}" ;;
+    zk) echo "${HARNESS_CLUSTER_ZK_HEAP:-$(cluster_setting ZK_HEAP 256m)}" ;;
+    nn) echo "${HARNESS_CLUSTER_NN_HEAP:-$(cluster_setting NN_HEAP 512m)}" ;;
+    dn*) echo "${HARNESS_CLUSTER_DN_HEAP:-$(cluster_setting DN_HEAP 384m)}" ;;
+    master) echo "${HARNESS_CLUSTER_MASTER_HEAP:-$(cluster_setting MASTER_HEAP 768m)}" ;;
+    rs*) echo "${HARNESS_CLUSTER_RS_HEAP:-$(cluster_setting RS_HEAP 2g)}" ;;
   esac
 }
 
@@ -353,6 +355,13 @@ write_cluster_conf() {
     "hbase.master.info.bindAddress=127.0.0.1" "hbase.unsafe.regionserver.hostname=localhost"
     "hbase.regionserver.ipc.address=127.0.0.1" "hbase.regionserver.info.bindAddress=127.0.0.1"
     "hbase.master.wait.on.regionservers.mintostart=$n")
+  local pmem
+  pmem=$(cluster_setting PMEM)
+  if [[ $(cluster_setting RETAIN) == 1 ]]; then
+    # A crashed RegionServer's regions go back to it when it returns on the
+    # same host and port (ServerCrashProcedure and AssignmentManager, 2.6).
+    hbase+=("hbase.master.scp.retain.assignment=true" "hbase.master.scp.retain.assignment.force=true")
+  fi
   for role in $(cluster_roles); do
     d=$(role_dir "$role")
     mkdir -p "$d/conf" "$d/data" "$d/logs"
@@ -367,6 +376,7 @@ write_cluster_conf() {
       rs*)
         i=$((${role#rs} - 1))
         extra_hbase=("hbase.regionserver.port=$((b + 50 + 2 * i))" "hbase.regionserver.info.port=$((b + 51 + 2 * i))")
+        [[ -z $pmem ]] || extra_hbase+=("$PMEM_KEY=$pmem/$role")
         ;;
     esac
     xml_props "$d/conf/core-site.xml" "${core[@]}" "hadoop.tmp.dir=$d/data/hadoop-tmp"
@@ -440,6 +450,154 @@ role_launch() {
 }
 
 # ---------------------------------------------------------------------------
+# Persistent memory for the memstore (HBASE-20003): a folder per RegionServer
+
+PMEM_KEY=hbase.regionserver.memstore.pmem.path
+PMEM_SIZE_KEY=hbase.regionserver.memstore.pmem.size
+# The file that says the harness made a pmem folder: only folders that hold it
+# are ever deleted.
+PMEM_MARK=.harness-pmem
+# What the current start made, to remove again when the start fails.
+PMEM_NEW=()
+
+# build_has_pmem stock|patched: the build's hbase-server jar knows the
+# persistent-memory option (its key is a string in one of its classes).
+build_has_pmem() {
+  local v jar
+  v=$(build_version "$1")
+  jar=$(m2_repo)/org/apache/hbase/hbase-server/$v/hbase-server-$v.jar
+  [[ -f $jar ]] || return 1
+  { unzip -p "$jar" 2>/dev/null || true; } | grep -aqF "$PMEM_KEY"
+}
+
+# pmem_default_base: where --pmem without a folder puts the RegionServers' folders.
+pmem_default_base() {
+  printf '/dev/shm/hbase-harness-pmem-%s-%s' "$(id -u)" "$CLUSTER_PORT_BASE"
+}
+
+# size_bytes SIZE: 512m, 2g, 1048576 -> bytes; fails on anything else.
+size_bytes() {
+  local n unit
+  [[ $1 =~ ^([0-9]+)([kKmMgGtT]?)$ ]] || return 1
+  n=${BASH_REMATCH[1]}
+  unit=${BASH_REMATCH[2],,}
+  case $unit in
+    k) n=$((n << 10)) ;;
+    m) n=$((n << 20)) ;;
+    g) n=$((n << 30)) ;;
+    t) n=$((n << 40)) ;;
+  esac
+  printf '%s' "$n"
+}
+
+# conf_value KEY CONF...: the last value of KEY among KEY=VALUE entries.
+conf_value() {
+  local key=$1 kv v=""
+  shift
+  for kv in "$@"; do
+    if [[ ${kv%%=*} == "$key" ]]; then
+      v=${kv#*=}
+    fi
+  done
+  printf '%s' "$v"
+}
+
+# pmem_discard_new: removes the folders the current start made (it failed).
+pmem_discard_new() {
+  local i d
+  for ((i = ${#PMEM_NEW[@]} - 1; i >= 0; i--)); do
+    d=${PMEM_NEW[$i]}
+    rm -f -- "$d/$PMEM_MARK"
+    rm -rf -- "${d:?}"/rs[0-9]* 2>/dev/null || true
+    rmdir -- "$d" 2>/dev/null || rm -rf -- "$d"
+  done
+  PMEM_NEW=()
+}
+
+# pmem_fail MESSAGE: removes what this start made, then dies.
+pmem_fail() {
+  pmem_discard_new
+  die "$1"
+}
+
+# pmem_prepare BASE N CONF...: checks BASE and makes a folder of mode 0700 per
+# RegionServer (BASE/rs1..rsN). A folder kept from before (with the chunks of
+# a crashed RegionServer in it) is used as it is. One error line, and nothing
+# made is left behind, when BASE cannot serve: not a folder, not creatable,
+# not writable, or too small for the RegionServers' chunk space.
+pmem_prepare() {
+  local base=$1 n=$2 err i d
+  shift 2
+  PMEM_NEW=()
+  [[ ! -e $base || -d $base ]] || die "cluster: --pmem $base is not a directory"
+  if [[ ! -d $base ]]; then
+    err=$(mkdir -p -m 0700 -- "$base" 2>&1) || die "cluster: cannot create the pmem folder $base: ${err##*: }"
+    PMEM_NEW+=("$base")
+    err=$( { : >"$base/$PMEM_MARK"; } 2>&1) || pmem_fail "cluster: cannot write in the pmem folder $base: ${err##*: }"
+  fi
+  for ((i = 1; i <= n; i++)); do
+    d=$base/rs$i
+    if [[ -e $d ]]; then
+      [[ -d $d && -f $d/$PMEM_MARK ]] ||
+        pmem_fail "cluster: $d exists and was not made by the harness; pass another --pmem DIR"
+    else
+      err=$(mkdir -m 0700 -- "$d" 2>&1) || pmem_fail "cluster: cannot create the pmem folder $d: ${err##*: }"
+      PMEM_NEW+=("$d")
+    fi
+    err=$( { : >"$d/$PMEM_MARK"; } 2>&1) || pmem_fail "cluster: the pmem folder $d is not writable: ${err##*: }"
+  done
+  # The chunk space: the configured size, else the option's default, 1.5 x the
+  # global memstore (0.4 of the heap unless configured).
+  local per heap frac need avail used
+  per=$(conf_value "$PMEM_SIZE_KEY" "$@")
+  if [[ -n $per ]]; then
+    per=$(size_bytes "$per") || pmem_fail "cluster: --conf $PMEM_SIZE_KEY=$(conf_value "$PMEM_SIZE_KEY" "$@") is not a size in bytes"
+  else
+    heap=$(size_bytes "$(role_heap rs1)") || heap=$((2 << 30))
+    frac=$(conf_value hbase.regionserver.global.memstore.size "$@")
+    per=$(awk -v h="$heap" -v f="${frac:-0.4}" 'BEGIN { printf "%.0f", h * f * 1.5 }')
+  fi
+  avail=$(df -Pk -- "$base" | awk 'NR == 2 { printf "%.0f", $4 * 1024 }')
+  # Chunk files kept from before already hold their space.
+  used=$(du -s -B1 -- "$base" 2>/dev/null | awk '{ print $1 }')
+  need=$(awk -v n="$n" -v p="$per" -v u="${used:-0}" 'BEGIN { x = n * p - u; printf "%.0f", x < 0 ? 0 : x }')
+  if [[ -n $avail ]] && ((avail < need)); then
+    pmem_fail "cluster: the pmem folder $base has $((avail >> 20)) MiB free, and $n RegionServers need up to $((need >> 20)) MiB of chunk space ($PMEM_SIZE_KEY $per bytes each); free space, pass another --pmem DIR or a smaller --conf $PMEM_SIZE_KEY=BYTES"
+  fi
+}
+
+# pmem_ensure_role ROLE: the pmem folder of a RegionServer exists (restart
+# after 'stop' removed it: the RegionServer needs its folder).
+pmem_ensure_role() {
+  local base d
+  base=$(cluster_setting PMEM)
+  [[ -n $base && $1 == rs* ]] || return 0
+  d=$base/$1
+  [[ -d $d ]] && return 0
+  mkdir -p -m 0700 -- "$base" && mkdir -m 0700 -- "$d" && : >"$d/$PMEM_MARK" ||
+    die "cluster: cannot create the pmem folder $d"
+  info "cluster: made an empty pmem folder $d"
+}
+
+# pmem_remove: deletes the RegionServers' pmem folders of the last start
+# (only those the harness made), and the base folder if the harness made it.
+pmem_remove() {
+  local base d removed=0
+  base=$(cluster_setting PMEM)
+  [[ -n $base && -d $base ]] || return 0
+  for d in "$base"/rs[0-9]*; do
+    [[ -d $d && -f $d/$PMEM_MARK ]] || continue
+    rm -rf -- "$d"
+    removed=1
+  done
+  if [[ -f $base/$PMEM_MARK ]]; then
+    rm -f -- "$base/$PMEM_MARK"
+    rmdir -- "$base" 2>/dev/null || : >"$base/$PMEM_MARK"
+  fi
+  [[ $removed -eq 0 ]] || info "cluster: removed the RegionServers' pmem folders in $base"
+}
+
+# ---------------------------------------------------------------------------
 # Waiting for roles, and failing
 
 # role_ready ROLE LOG_OFFSET: the role serves. LOG_OFFSET is the size of its
@@ -476,6 +634,7 @@ role_failed() {
   if [[ $CLUSTER_ON_FAIL == all ]]; then
     info "cluster: stopping what was started"
     (stop_everything) || true
+    pmem_discard_new
   else
     stop_roles 5 "$role" >/dev/null 2>&1 || true
   fi
@@ -625,7 +784,7 @@ cluster_up_roles() {
 }
 
 cluster_start() {
-  local build="" n=3 kv
+  local build="" n=3 pmem_on=0 pmem="" retain=0
   local -a confs=()
   while [[ $# -gt 0 ]]; do
     case $1 in
@@ -638,6 +797,7 @@ cluster_start() {
       --conf)
         [[ $# -ge 2 ]] || usage_error "--conf needs KEY=VALUE"
         [[ $2 =~ ^[A-Za-z0-9_.-]+=.* ]] || usage_error "--conf '$2' is not KEY=VALUE"
+        [[ ${2%%=*} != "$PMEM_KEY" ]] || usage_error "--conf $PMEM_KEY: use --pmem [DIR], which gives each RegionServer a folder of its own"
         confs+=("$2")
         shift 2
         ;;
@@ -646,16 +806,48 @@ cluster_start() {
         n=$2
         shift 2
         ;;
+      --pmem)
+        pmem_on=1
+        if [[ $# -ge 2 && $2 != -* ]]; then
+          [[ -n $2 ]] || usage_error "--pmem DIR: the folder is empty"
+          pmem=$2
+          shift
+        fi
+        shift
+        ;;
+      --retain-assignment)
+        retain=1
+        shift
+        ;;
       *) usage_error "cluster start: unknown argument '$1'" ;;
     esac
   done
   require_java
   cluster_lock
-  local -a up=() strays=()
+  cluster_start_with "$build" "$n" "$pmem_on" "$pmem" "$retain" "${confs[@]}"
+}
+
+# cluster_start_with BUILD N PMEM_ON PMEM_DIR RETAIN CONF...: starts every
+# role (the lock is held). BUILD empty: patched if installed. PMEM_DIR empty:
+# the default base under /dev/shm. The heaps come from the environment, or,
+# with CLUSTER_REUSE_HEAPS=1, from the last start.
+cluster_start_with() {
+  local build=$1 n=$2 pmem_on=$3 pmem=$4 retain=$5 kv
+  shift 5
+  local -a confs=("$@") up=() strays=()
   mapfile -t up < <(cluster_up_roles)
   mapfile -t strays < <(cluster_stray_pids)
   if [[ ${#up[@]} -gt 0 || ${#strays[@]} -gt 0 ]]; then
     die "cluster: already running in $CLUSTER_DIR (up: ${up[*]:-pids ${strays[*]}}); run 'scripts/harness cluster stop' first"
+  fi
+  if [[ $pmem_on == 1 ]]; then
+    if [[ -z $pmem ]]; then
+      [[ -d /dev/shm ]] || die "cluster: --pmem without a folder uses /dev/shm, which this machine does not have; pass --pmem DIR"
+      pmem=$(pmem_default_base)
+    fi
+    [[ $pmem == /* ]] || pmem=$PWD/$pmem
+    pmem=${pmem%/}
+    retain=1
   fi
   if [[ -z $build ]]; then
     build=patched
@@ -664,17 +856,38 @@ cluster_start() {
       info "cluster: the patched build is not installed ('scripts/harness build'); starting the stock build"
     fi
   fi
+  if [[ $pmem_on == 1 ]] && ! build_has_pmem "$build"; then
+    info "cluster: warning: the $build build has no persistent-memory option ($PMEM_KEY); its RegionServers ignore their pmem folders and keep the memstore on the heap"
+  fi
+  local -A heap=()
+  local role
+  if [[ ${CLUSTER_REUSE_HEAPS:-0} == 1 ]]; then
+    for role in zk nn dn master rs; do
+      heap[$role]=$(role_heap "$role")
+    done
+  fi
+  heap[zk]=${heap[zk]:-${HARNESS_CLUSTER_ZK_HEAP:-256m}}
+  heap[nn]=${heap[nn]:-${HARNESS_CLUSTER_NN_HEAP:-512m}}
+  heap[dn]=${heap[dn]:-${HARNESS_CLUSTER_DN_HEAP:-384m}}
+  heap[master]=${heap[master]:-${HARNESS_CLUSTER_MASTER_HEAP:-768m}}
+  heap[rs]=${heap[rs]:-${HARNESS_CLUSTER_RS_HEAP:-2g}}
   local t0 cpfile
   t0=$(now_s)
   cpfile=$(build_classpath "$build")
   {
     printf 'BUILD=%s\nVERSION=%s\nCLASSPATH=%s\nPORT_BASE=%s\nREGIONSERVERS=%s\n' "$build" \
       "$(build_version "$build")" "$cpfile" "$CLUSTER_PORT_BASE" "$n"
+    printf 'ZK_HEAP=%s\nNN_HEAP=%s\nDN_HEAP=%s\nMASTER_HEAP=%s\nRS_HEAP=%s\n' "${heap[zk]}" \
+      "${heap[nn]}" "${heap[dn]}" "${heap[master]}" "${heap[rs]}"
+    if [[ $pmem_on == 1 ]]; then
+      printf 'PMEM=%s\n' "$pmem"
+    fi
+    printf 'RETAIN=%s\n' "$retain"
     for kv in "${confs[@]}"; do
       printf 'CONF=%s\n' "$kv"
     done
   } >"$CLUSTER_DIR/cluster.env"
-  local role p
+  local p
   for role in $(cluster_roles); do
     for p in $(role_ports "$role"); do
       if port_open "$p"; then
@@ -682,10 +895,19 @@ cluster_start() {
       fi
     done
   done
+  PMEM_NEW=()
+  if [[ $pmem_on == 1 ]]; then
+    pmem_prepare "$pmem" "$n" "${confs[@]}"
+  fi
   write_cluster_conf "${confs[@]}"
   info "cluster: starting the $build build ($(build_version "$build")) in $CLUSTER_DIR, ports $CLUSTER_PORT_BASE-$((CLUSTER_PORT_BASE + 49 + 2 * n))"
+  if [[ $pmem_on == 1 ]]; then
+    info "cluster: persistent memory: rs1..rs$n in $pmem (mode 0700); regions return to their RegionServer after a crash"
+  elif [[ $retain == 1 ]]; then
+    info "cluster: regions return to their RegionServer after a crash (retained assignment)"
+  fi
   CLUSTER_ON_FAIL=all
-  trap 'info "cluster: interrupted"; stop_everything >/dev/null 2>&1; exit 130' INT TERM
+  trap 'info "cluster: interrupted"; stop_everything >/dev/null 2>&1; pmem_discard_new; exit 130' INT TERM
   launch zk
   wait_ready zk
   if [[ ! -f $CLUSTER_DIR/nn/data/name/current/VERSION ]]; then
@@ -711,34 +933,70 @@ cluster_start() {
   launch "${hb[@]}"
   wait_ready "${hb[@]}"
   trap - INT TERM
+  PMEM_NEW=()
   info "cluster: up in $(fmt_duration $(($(now_s) - t0))); client configuration: $CLUSTER_DIR/client/hbase-site.xml"
 }
 
 cluster_stop() {
-  [[ $# -eq 0 ]] || usage_error "cluster stop takes no arguments"
+  local keep=0
+  while [[ $# -gt 0 ]]; do
+    case $1 in
+      --keep-pmem)
+        keep=1
+        shift
+        ;;
+      *) usage_error "cluster stop: unknown argument '$1' (only --keep-pmem)" ;;
+    esac
+  done
   cluster_lock
   local t0
   t0=$(now_s)
   if [[ -z $(cluster_up_roles) && -z $(cluster_stray_pids) ]]; then
     info "cluster: nothing is running in $CLUSTER_DIR"
-    return 0
+  else
+    require_java
+    stop_everything
+    info "cluster: stopped in $(fmt_duration $(($(now_s) - t0))); no process of $CLUSTER_DIR is left"
   fi
-  require_java
-  stop_everything
-  info "cluster: stopped in $(fmt_duration $(($(now_s) - t0))); no process of $CLUSTER_DIR is left"
+  if [[ $keep -eq 1 ]]; then
+    local base
+    base=$(cluster_setting PMEM)
+    [[ -z $base || ! -d $base ]] || info "cluster: kept the RegionServers' pmem folders in $base"
+  else
+    pmem_remove
+  fi
 }
 
-# require_role ROLE: a role of the started cluster.
+# require_role ROLE: a role of the started cluster ('all' with ALL=1).
 require_role() {
   [[ -f $CLUSTER_DIR/cluster.env ]] || die "cluster: no cluster in $CLUSTER_DIR; run 'scripts/harness cluster start' first"
-  valid_role "$1" || die "cluster: unknown role '$1' (roles: $(cluster_roles | paste -sd' ' -))"
+  [[ ${2:-} == all-ok && $1 == all ]] && return 0
+  valid_role "$1" || die "cluster: unknown role '$1' (roles: $(cluster_roles | paste -sd' ' -)${2:+, or all})"
 }
 
 cluster_kill() {
-  [[ $# -eq 1 ]] || usage_error "cluster kill needs one ROLE (e.g. rs1)"
+  [[ $# -eq 1 ]] || usage_error "cluster kill needs one ROLE (e.g. rs1) or all"
   local role=$1 pid
-  require_role "$role"
+  require_role "$role" all-ok
   cluster_lock
+  if [[ $role == all ]]; then
+    # Every role at once, as a power cut of the machine would end them.
+    local -a pids=() names=()
+    for role in $(cluster_roles); do
+      if pid=$(role_pid "$role"); then
+        pids+=("$pid")
+        names+=("$role")
+      fi
+    done
+    [[ ${#pids[@]} -gt 0 ]] || die "cluster: nothing is running in $CLUSTER_DIR"
+    kill -KILL "${pids[@]}" 2>/dev/null || true
+    wait_pids_gone "$(($(now_s) + 15))" "${pids[@]}" || die "cluster: processes are still alive after SIGKILL: ${pids[*]}"
+    for role in "${names[@]}"; do
+      rm -f "$(role_dir "$role")/pid"
+    done
+    info "cluster: killed ${names[*]} with SIGKILL"
+    return 0
+  fi
   pid=$(role_pid "$role") || die "cluster: $role is not running"
   kill -KILL "$pid"
   wait_pids_gone "$(($(now_s) + 15))" "$pid" || die "cluster: $role (pid $pid) is still alive after SIGKILL"
@@ -747,12 +1005,16 @@ cluster_kill() {
 }
 
 cluster_restart() {
-  [[ $# -eq 1 ]] || usage_error "cluster restart needs one ROLE (e.g. rs1)"
+  [[ $# -eq 1 ]] || usage_error "cluster restart needs one ROLE (e.g. rs1) or all"
   local role=$1 t0
-  require_role "$role"
+  require_role "$role" all-ok
   require_java
   cluster_lock
   t0=$(now_s)
+  if [[ $role == all ]]; then
+    cluster_restart_all
+    return 0
+  fi
   [[ -f $(cluster_setting CLASSPATH /nonexistent) ]] || die "cluster: the classpath of the last start is gone; run 'scripts/harness cluster start' again"
   if role_pid "$role" >/dev/null; then
     stop_roles 60 "$role"
@@ -763,10 +1025,29 @@ cluster_restart() {
       die "cluster: port $p of $role is in use by another process"
     fi
   done
+  pmem_ensure_role "$role"
   CLUSTER_ON_FAIL=role
   launch "$role"
   wait_ready "$role"
   info "cluster: $role restarted in $(fmt_duration $(($(now_s) - t0))) on the same ports and folders"
+}
+
+# cluster_restart_all: every role again with the settings of the last start
+# (build, RegionServers, ports, heaps, --conf, pmem folders with their chunks);
+# what still runs is stopped first, gracefully.
+cluster_restart_all() {
+  local -a confs=() up=()
+  mapfile -t up < <(cluster_up_roles)
+  if [[ ${#up[@]} -gt 0 || -n $(cluster_stray_pids) ]]; then
+    stop_everything
+  fi
+  mapfile -t confs < <(sed -n 's/^CONF=//p' "$CLUSTER_DIR/cluster.env")
+  local pmem pmem_on=0
+  pmem=$(cluster_setting PMEM)
+  [[ -z $pmem ]] || pmem_on=1
+  CLUSTER_PORT_BASE=$(cluster_setting PORT_BASE "$CLUSTER_PORT_BASE")
+  CLUSTER_REUSE_HEAPS=1 cluster_start_with "$(cluster_setting BUILD)" "$(cluster_rs_count)" "$pmem_on" "$pmem" \
+    "$(cluster_setting RETAIN 0)" "${confs[@]}"
 }
 
 cluster_status() {
@@ -814,6 +1095,6 @@ cmd_cluster() {
     status) cluster_status "$@" ;;
     kill) cluster_kill "$@" ;;
     restart) cluster_restart "$@" ;;
-    *) usage_error "unknown cluster command '$sub' (start, stop, status, kill ROLE, restart ROLE)" ;;
+    *) usage_error "unknown cluster command '$sub' (start, stop, status, kill ROLE|all, restart ROLE|all)" ;;
   esac
 }
