@@ -285,7 +285,8 @@ baseline_build() {
 # test-harness/stock-tests.txt (a 'quick' word marks the quick subset).
 stock_tests() {
   local quick=$1
-  sed -e 's/#.*$//' "$HARNESS_ROOT/test-harness/stock-tests.txt" | awk -v q="$quick" '
+  # A '#' starts a comment at the start of a line or after a blank; Class#method is a name.
+  sed -e 's/^#.*$//' -e 's/[[:space:]]#.*$//' "$HARNESS_ROOT/test-harness/stock-tests.txt" | awk -v q="$quick" '
     NF == 0 { next }
     q == 1 && $2 != "quick" { next }
     { print $1 }'
