@@ -239,7 +239,7 @@ role_pid() {
 
 # proc_cmdline PID: the process's command line, arguments separated by spaces.
 proc_cmdline() {
-  tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null || true
+  { tr '\0' ' ' <"/proc/$1/cmdline"; } 2>/dev/null || true
 }
 
 # cluster_stray_pids: live processes of this cluster folder, pid file or not.
@@ -258,6 +258,22 @@ cluster_stray_pids() {
 # port_open PORT: something listens on 127.0.0.1:PORT.
 port_open() {
   (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# ports_free SECONDS PORT...: waits until nothing listens on the ports. A
+# JVM killed with SIGKILL shows as a zombie as soon as its main thread is
+# gone, but its sockets close only when its last thread has exited, which
+# takes a while with a heap of gigabytes. Fails if one is still open.
+ports_free() {
+  local deadline p
+  deadline=$(($(now_s) + $1))
+  shift
+  for p in "$@"; do
+    while port_open "$p"; do
+      [[ $(now_s) -lt $deadline ]] || return 1
+      sleep 0.1
+    done
+  done
 }
 
 # http_get PORT PATH: the body of a plain HTTP GET on loopback.
@@ -517,21 +533,32 @@ pmem_discard_new() {
 # pmem_fail MESSAGE: removes what this start made, then dies.
 pmem_fail() {
   pmem_discard_new
+  cluster_env_restore
   die "$1"
 }
 
-# pmem_prepare BASE N CONF...: checks BASE and makes a folder of mode 0700 per
+# cluster_env_restore: a start refused before it launched anything leaves
+# the settings of the cluster's last start as they were.
+cluster_env_restore() {
+  case ${CLUSTER_ENV_SAVED:-} in
+    none) rm -f "$CLUSTER_DIR/cluster.env" ;;
+    saved) mv -f "$CLUSTER_DIR/cluster.env.prev" "$CLUSTER_DIR/cluster.env" ;;
+  esac
+  CLUSTER_ENV_SAVED=
+}
+
+# pmem_prepare BASE N RS_HEAP CONF...: checks BASE and makes a folder of mode 0700 per
 # RegionServer (BASE/rs1..rsN). A folder kept from before (with the chunks of
 # a crashed RegionServer in it) is used as it is. One error line, and nothing
 # made is left behind, when BASE cannot serve: not a folder, not creatable,
 # not writable, or too small for the RegionServers' chunk space.
 pmem_prepare() {
-  local base=$1 n=$2 err i d
-  shift 2
+  local base=$1 n=$2 rs_heap=$3 err i d
+  shift 3
   PMEM_NEW=()
-  [[ ! -e $base || -d $base ]] || die "cluster: --pmem $base is not a directory"
+  [[ ! -e $base || -d $base ]] || pmem_fail "cluster: --pmem $base is not a directory"
   if [[ ! -d $base ]]; then
-    err=$(mkdir -p -m 0700 -- "$base" 2>&1) || die "cluster: cannot create the pmem folder $base: ${err##*: }"
+    err=$(mkdir -p -m 0700 -- "$base" 2>&1) || pmem_fail "cluster: cannot create the pmem folder $base: ${err##*: }"
     PMEM_NEW+=("$base")
     err=$( { : >"$base/$PMEM_MARK"; } 2>&1) || pmem_fail "cluster: cannot write in the pmem folder $base: ${err##*: }"
   fi
@@ -553,7 +580,7 @@ pmem_prepare() {
   if [[ -n $per ]]; then
     per=$(size_bytes "$per") || pmem_fail "cluster: --conf $PMEM_SIZE_KEY=$(conf_value "$PMEM_SIZE_KEY" "$@") is not a size in bytes"
   else
-    heap=$(size_bytes "$(role_heap rs1)") || heap=$((2 << 30))
+    heap=$(size_bytes "$rs_heap") || heap=$((2 << 30))
     frac=$(conf_value hbase.regionserver.global.memstore.size "$@")
     per=$(awk -v h="$heap" -v f="${frac:-0.4}" 'BEGIN { printf "%.0f", h * f * 1.5 }')
   fi
@@ -874,6 +901,12 @@ cluster_start_with() {
   local t0 cpfile
   t0=$(now_s)
   cpfile=$(build_classpath "$build")
+  if [[ -f $CLUSTER_DIR/cluster.env ]]; then
+    cp -p "$CLUSTER_DIR/cluster.env" "$CLUSTER_DIR/cluster.env.prev"
+    CLUSTER_ENV_SAVED=saved
+  else
+    CLUSTER_ENV_SAVED=none
+  fi
   {
     printf 'BUILD=%s\nVERSION=%s\nCLASSPATH=%s\nPORT_BASE=%s\nREGIONSERVERS=%s\n' "$build" \
       "$(build_version "$build")" "$cpfile" "$CLUSTER_PORT_BASE" "$n"
@@ -891,14 +924,17 @@ cluster_start_with() {
   for role in $(cluster_roles); do
     for p in $(role_ports "$role"); do
       if port_open "$p"; then
+        cluster_env_restore
         die "cluster: port $p ($role) is in use by another process; set HARNESS_CLUSTER_PORT_BASE to move the cluster (now $CLUSTER_PORT_BASE)"
       fi
     done
   done
   PMEM_NEW=()
   if [[ $pmem_on == 1 ]]; then
-    pmem_prepare "$pmem" "$n" "${confs[@]}"
+    pmem_prepare "$pmem" "$n" "${heap[rs]}" "${confs[@]}"
   fi
+  CLUSTER_ENV_SAVED=
+  rm -f "$CLUSTER_DIR/cluster.env.prev"
   write_cluster_conf "${confs[@]}"
   info "cluster: starting the $build build ($(build_version "$build")) in $CLUSTER_DIR, ports $CLUSTER_PORT_BASE-$((CLUSTER_PORT_BASE + 49 + 2 * n))"
   if [[ $pmem_on == 1 ]]; then
@@ -993,6 +1029,8 @@ cluster_kill() {
     wait_pids_gone "$(($(now_s) + 15))" "${pids[@]}" || die "cluster: processes are still alive after SIGKILL: ${pids[*]}"
     for role in "${names[@]}"; do
       rm -f "$(role_dir "$role")/pid"
+      # shellcheck disable=SC2046
+      ports_free 30 $(role_ports "$role") || die "cluster: $role's ports are still open 30s after SIGKILL"
     done
     info "cluster: killed ${names[*]} with SIGKILL"
     return 0
@@ -1001,6 +1039,8 @@ cluster_kill() {
   kill -KILL "$pid"
   wait_pids_gone "$(($(now_s) + 15))" "$pid" || die "cluster: $role (pid $pid) is still alive after SIGKILL"
   rm -f "$(role_dir "$role")/pid"
+  # shellcheck disable=SC2046
+  ports_free 30 $(role_ports "$role") || die "cluster: $role's ports are still open 30s after SIGKILL"
   info "cluster: killed $role (pid $pid) with SIGKILL"
 }
 
@@ -1021,7 +1061,7 @@ cluster_restart() {
   fi
   local p
   for p in $(role_ports "$role"); do
-    if port_open "$p"; then
+    if ! ports_free 15 "$p"; then
       die "cluster: port $p of $role is in use by another process"
     fi
   done

@@ -50,7 +50,9 @@ crash_harness() {
   rc=$(cat "$st")
   rm -f "$st"
   if [[ $rc -ne 0 ]]; then
-    crash_fail "$(sed -n -E 's/^harness: (usage )?error: //p' "$log" | tail -n 1)"
+    local why
+    why=$(sed -n -E 's/^harness: (usage )?error: //p' "$log" | tail -n 1)
+    crash_fail "${why:-scripts/harness $* failed with status $rc (log: $log)}"
   fi
 }
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bats
 # scripts/harness cluster: bad input in seconds, then one real cluster of
 # separate JVMs (ZooKeeper, NameNode, 3 DataNodes, master, 3 RegionServers)
-# in a folder and on ports of its own: kill -9 of a RegionServer really ends
-# its process, restart brings the same RegionServer (host and port) back as
-# the master sees it, and stop leaves no process behind.
+# in a folder and on ports of its own, each RegionServer with a pmem folder:
+# kill -9 of a RegionServer really ends its process, restart brings the same
+# RegionServer (host and port) back as the master sees it, on the same pmem
+# folder, and stop leaves no process and no pmem folder behind.
 
 setup_file() {
   export HARNESS_WORK="$BATS_FILE_TMPDIR/work"
@@ -62,6 +63,38 @@ live_servers() {
   [[ $output == *"is not KEY=VALUE"* ]]
 }
 
+@test "cluster start --pmem: a folder that cannot serve is one error line; nothing is started or left" {
+  local f="$BATS_TEST_TMPDIR/file"
+  : >"$f"
+  run "$HARNESS" cluster start --build stock --pmem "$f"
+  one_error_line
+  [[ $output == *"cluster: --pmem $f is not a directory"* ]]
+  run "$HARNESS" cluster start --build stock --pmem "$f/sub"
+  one_error_line
+  [[ $output == *"cannot create the pmem folder $f/sub: Not a directory"* ]]
+  # Too small for the RegionServers' chunk space: refused before anything starts.
+  run "$HARNESS" cluster start --build stock --pmem "$BATS_TEST_TMPDIR/pm" --conf hbase.regionserver.memstore.pmem.size=100t
+  one_error_line
+  [[ $output == *"need up to "*" MiB of chunk space"* ]]
+  [ ! -e "$BATS_TEST_TMPDIR/pm" ]
+  # A folder of someone else's is never taken over, and what was made is removed again.
+  mkdir -p "$BATS_TEST_TMPDIR/theirs/rs2"
+  run "$HARNESS" cluster start --build stock --pmem "$BATS_TEST_TMPDIR/theirs"
+  one_error_line
+  [[ $output == *"theirs/rs2 exists and was not made by the harness"* ]]
+  [ -d "$BATS_TEST_TMPDIR/theirs/rs2" ]
+  [ ! -e "$BATS_TEST_TMPDIR/theirs/rs1" ]
+  run "$HARNESS" cluster start --pmem ""
+  [ "$status" -eq 2 ]
+  one_error_line
+  run "$HARNESS" cluster start --conf hbase.regionserver.memstore.pmem.path=/tmp/x
+  [ "$status" -eq 2 ]
+  [[ $output == *"use --pmem [DIR]"* ]]
+  run "$HARNESS" cluster stop --keep-everything
+  [ "$status" -eq 2 ]
+  [ -z "$(cluster_pids)" ]
+}
+
 @test "kill, restart and status before a start say so" {
   run "$HARNESS" cluster kill rs1
   one_error_line
@@ -85,9 +118,22 @@ live_servers() {
 }
 
 @test "start, kill -9 rs1, restart rs1 as the same server, stop with nothing left" {
-  run "$HARNESS" cluster start --build stock
+  local pmem
+  pmem="/dev/shm/hbase-harness-pmem-$(id -u)-$HARNESS_CLUSTER_PORT_BASE"
+  rm -rf "$pmem"
+  run "$HARNESS" cluster start --build stock --pmem
   [ "$status" -eq 0 ]
   [[ $output == *"cluster: up in"* ]]
+  [[ $output == *"persistent memory: rs1..rs3 in $pmem (mode 0700)"* ]]
+  # Each RegionServer has a pmem folder of its own, and the master retains assignment.
+  local i
+  for i in 1 2 3; do
+    [ "$(stat -c %a "$pmem/rs$i")" = 700 ]
+    grep -q "<name>hbase.regionserver.memstore.pmem.path</name><value>$pmem/rs$i</value>" "$CLUSTER/rs$i/conf/hbase-site.xml"
+  done
+  grep -q '<name>hbase.master.scp.retain.assignment</name><value>true</value>' "$CLUSTER/master/conf/hbase-site.xml"
+  grep -q '<name>hbase.master.scp.retain.assignment.force</name><value>true</value>' "$CLUSTER/master/conf/hbase-site.xml"
+  : >"$pmem/rs1/memstore.pmem"
   run "$HARNESS" cluster status
   [ "$status" -eq 0 ]
   local role
@@ -143,11 +189,19 @@ live_servers() {
   [ -n "$new_sn" ]
   [ "$new_sn" != "$old_sn" ]
   [ "$(live_servers | grep -c '^localhost,')" -eq 3 ]
+  # kill and restart kept the RegionServer's pmem folder and what was in it.
+  [ -f "$pmem/rs1/memstore.pmem" ]
 
-  run "$HARNESS" cluster stop
+  run "$HARNESS" cluster stop --keep-pmem
   [ "$status" -eq 0 ]
   [[ $output == *"no process of $CLUSTER is left"* ]]
+  [[ $output == *"kept the RegionServers' pmem folders in $pmem"* ]]
+  [ -f "$pmem/rs1/memstore.pmem" ]
   [ -z "$(cluster_pids)" ]
+  run "$HARNESS" cluster stop
+  [ "$status" -eq 0 ]
+  [[ $output == *"removed the RegionServers' pmem folders in $pmem"* ]]
+  [ ! -e "$pmem" ]
   [ -z "$(ls "$CLUSTER"/*/pid 2>/dev/null)" ]
   run "$HARNESS" cluster status
   [ "$status" -eq 3 ]

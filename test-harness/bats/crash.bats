@@ -1,0 +1,125 @@
+#!/usr/bin/env bats
+# scripts/harness crash: bad input in seconds, before any cluster starts;
+# then the crash test itself, small, on a cluster of its own (folder and
+# ports): with the patched build's persistent-memory option and SKIP_WAL puts
+# when the build has it, otherwise with SYNC_WAL and no pmem (the WAL brings
+# every row back, which checks the test itself). About 3 minutes.
+# HARNESS_BATS_CRASH_LOSS=1 also runs SKIP_WAL without pmem, which must lose
+# rows and fail (about 1.5 minutes more).
+
+setup_file() {
+  export HARNESS_WORK="$BATS_FILE_TMPDIR/work"
+  export HARNESS_CLUSTER_PORT_BASE=${BATS_CRASH_PORT_BASE:-17400}
+}
+
+setup() {
+  HARNESS="$BATS_TEST_DIRNAME/../../scripts/harness"
+  CLUSTER="$HARNESS_WORK/cluster"
+  RUNS="$HARNESS_WORK/crash"
+}
+
+teardown_file() {
+  "$BATS_TEST_DIRNAME/../../scripts/harness" cluster stop >/dev/null 2>&1 || true
+}
+
+one_error_line() {
+  [ "$status" -ne 0 ]
+  [ "$(printf '%s\n' "$output" | grep -c -E '^harness: (error|usage error): ')" -eq 1 ]
+  [[ ${lines[-1]} == harness:\ error:\ * || ${lines[-1]} == harness:\ usage\ error:\ * ]]
+}
+
+# cluster_pids: live processes that carry this cluster folder's marker.
+cluster_pids() {
+  local f cmd
+  for f in /proc/[0-9]*/cmdline; do
+    cmd=$(tr '\0' ' ' <"$f" 2>/dev/null) || continue
+    if [[ $cmd == *"-Dharness.cluster.role="*"@$CLUSTER "* ]]; then
+      echo "${f//[!0-9]/}"
+    fi
+  done
+}
+
+# patched_jar: the patched hbase-server jar, if 'scripts/harness build' installed it.
+patched_jar() {
+  local repo=${HARNESS_M2_REPO:-$HOME/.m2/repository} v=2.6.4-hadoop3-patched
+  printf '%s/org/apache/hbase/hbase-server/%s/hbase-server-%s.jar' "$repo" "$v" "$v"
+}
+
+has_pmem() {
+  [ -f "$(patched_jar)" ] || return 1
+  { unzip -p "$(patched_jar)" 2>/dev/null || true; } | grep -aqF hbase.regionserver.memstore.pmem.path
+}
+
+@test "crash: bad options are usage errors, before anything starts" {
+  local bad
+  for bad in "--mode all" "--rows 0" "--rows x" "--regions 0" "--regionservers 21" "--threads" \
+    "--durability NEVER" "--build nightly" "--timeout 1" "--conf novalue" "--frobnicate"; do
+    # shellcheck disable=SC2086
+    run "$HARNESS" crash $bad
+    [ "$status" -eq 2 ]
+    one_error_line
+  done
+  run "$HARNESS" crash --mode all
+  [[ $output == *"--mode must be rs, cluster or both, not 'all'"* ]]
+  run "$HARNESS" crash --pmem ""
+  [ "$status" -eq 2 ]
+  one_error_line
+  run "$HARNESS" crash --help
+  [ "$status" -eq 0 ]
+  [[ $output == *"usage: scripts/harness crash"* ]]
+  [ ! -e "$RUNS" ]
+  [ -z "$(cluster_pids)" ]
+}
+
+@test "crash: pmem on a build without the option is refused up front" {
+  run "$HARNESS" crash --build stock
+  one_error_line
+  [[ $output == *"the stock build has no persistent-memory option (hbase.regionserver.memstore.pmem.path is in none of its classes)"*"--no-pmem"* ]]
+  run "$HARNESS" crash --build stock --pmem "$BATS_TEST_TMPDIR/pm"
+  one_error_line
+  [ ! -e "$BATS_TEST_TMPDIR/pm" ]
+  [ ! -e "$RUNS" ]
+  [ -z "$(cluster_pids)" ]
+}
+
+@test "crash: kill -9 of a RegionServer, then of every role: every acknowledged row reads back" {
+  local -a args=(--rows 5000 --regions 6 --threads 4 --timeout 300)
+  if has_pmem; then
+    args+=(--build patched --pmem --durability SKIP_WAL)
+  elif [ -f "$(patched_jar)" ]; then
+    args+=(--build patched --no-pmem --durability SYNC_WAL)
+  else
+    args+=(--build stock --no-pmem --durability SYNC_WAL)
+  fi
+  run "$HARNESS" crash "${args[@]}"
+  printf '%s\n' "$output" | tail -n 20 >&3
+  [ "$status" -eq 0 ]
+  [[ $output == *"result: PASS"* ]]
+  local run
+  run=$(find "$RUNS" -mindepth 1 -maxdepth 1 -type d | sort | tail -n 1)
+  [ ! -e "$run/INCOMPLETE" ]
+  [ -s "$run/summary.txt" ]
+  # Two phases, nothing lost, every acknowledged row read back.
+  [ "$(wc -l <"$run/results.csv")" -eq 3 ]
+  awk -F, 'NR > 1 && ($5 != 0 || $6 != 0 || $3 != $4) { exit 1 }' "$run/results.csv"
+  grep -q '^rs,rs[0-9],5000,5000,0,0,' "$run/results.csv"
+  grep -q '^cluster,all roles,10000,10000,0,0,' "$run/results.csv"
+  [ "$(wc -l <"$run/acked-rs.txt")" -eq 5000 ]
+  # The cluster is stopped, its pmem folders removed.
+  [ -z "$(cluster_pids)" ]
+  [ ! -e "/dev/shm/hbase-harness-pmem-$(id -u)-$HARNESS_CLUSTER_PORT_BASE" ]
+}
+
+@test "crash: SKIP_WAL without pmem loses rows, and the test says so (HARNESS_BATS_CRASH_LOSS=1)" {
+  [ "${HARNESS_BATS_CRASH_LOSS:-0}" = 1 ] || skip "set HARNESS_BATS_CRASH_LOSS=1 to run it"
+  local build=stock
+  [ ! -f "$(patched_jar)" ] || build=patched
+  run "$HARNESS" crash --mode rs --rows 5000 --regions 6 --threads 4 --build "$build" --no-pmem --durability SKIP_WAL
+  one_error_line
+  [[ $output == *"result: FAIL"* ]]
+  [[ ${lines[-1]} == *"acknowledged rows lost or wrong"* ]]
+  local run
+  run=$(find "$RUNS" -mindepth 1 -maxdepth 1 -type d | sort | tail -n 1)
+  [ -s "$run/lost-rs.txt" ]
+  [ -z "$(cluster_pids)" ]
+}
