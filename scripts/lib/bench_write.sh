@@ -19,7 +19,8 @@ usage: scripts/harness bench write [--target embedded|cluster|HBASE_SITE_XML]
          [--table NAME] [--regionservers 3] [--conf KEY=VALUE ...]
 Configurations: see the README (default, stock, patched, wal-fshlog,
 wal-asyncfs, sync-wal, fsync-wal, async-wal, skip-wal, client-tuned,
-splits-off, compactions-off, blocking-raised).
+splits-off, compactions-off, blocking-raised, pmem-skip-wal, pmem-sync-wal,
+stock-sync-wal).
 USAGE
         return 0
         ;;
@@ -42,6 +43,14 @@ USAGE
     -Dharness.cluster.dir="$CLUSTER_DIR" -Dharness.script="$HARNESS_ROOT/scripts/harness"
     -Dharness.embedded.heap="${HARNESS_BENCH_EMBEDDED_HEAP:-4g}")
   [[ -z $patched_cp ]] || props+=(-Dharness.classpath.patched="$patched_cp")
+  # The builds that have the persistent-memory option (configurations pmem-*).
+  local b pmem_builds=""
+  for b in stock patched; do
+    if build_installed "$b" && build_has_pmem "$b"; then
+      pmem_builds+=${pmem_builds:+,}$b
+    fi
+  done
+  props+=(-Dharness.pmem.builds="$pmem_builds")
   local rc=0
   "$JAVA_HOME/bin/java" -Xmx"${HARNESS_BENCH_CLIENT_HEAP:-1g}" -XX:+UseG1GC "${HARNESS_JVM_OPENS[@]}" \
     "${props[@]}" -cp "$classes:$(cat "$stock_cp")" \

@@ -68,6 +68,14 @@ XML
   [ -z "$(ls "$RUNS" 2>/dev/null)" ]
 }
 
+@test "a persistent-memory configuration on a build without the option is refused up front" {
+  run "$HARNESS" bench write --configs stock-sync-wal,pmem-skip-wal+stock --duration 5
+  one_error_line
+  [[ $output == *"configuration 'pmem-skip-wal+stock' needs the persistent-memory option (hbase.regionserver.memstore.pmem.path), which the stock build does not have"* ]]
+  [ -z "$(ls "$RUNS" 2>/dev/null)" ]
+  [ -z "$(ls -d /dev/shm/hbase-harness-pmem-*-embedded-* 2>/dev/null)" ]
+}
+
 @test "an unreachable cluster fails in one line, its run folder marked failed" {
   site_xml "$BATS_TEST_TMPDIR/site.xml" 9
   run "$HARNESS" bench write --target "$BATS_TEST_TMPDIR/site.xml" --duration 5

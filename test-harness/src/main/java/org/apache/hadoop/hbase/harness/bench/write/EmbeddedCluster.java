@@ -38,6 +38,9 @@ import org.apache.hadoop.hbase.StartMiniClusterOption;
  * [KEY=VALUE ...]}.
  */
 public final class EmbeddedCluster {
+  /** The persistent-memory folder of this JVM's region servers: removed when the driver goes. */
+  static final String PMEM_DIR_PROPERTY = "harness.pmem.dir";
+
   private EmbeddedCluster() {
   }
 
@@ -64,6 +67,11 @@ public final class EmbeddedCluster {
         }
       } catch (IOException e) {
         // The driver is gone.
+      }
+      String pmem = System.getProperty(PMEM_DIR_PROPERTY);
+      if (pmem != null) {
+        // The driver deletes it too, unless it died first.
+        Targets.deleteTree(new File(pmem).toPath());
       }
       Runtime.getRuntime().halt(0);
     }, "driver-watch");

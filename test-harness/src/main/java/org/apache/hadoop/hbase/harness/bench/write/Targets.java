@@ -24,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -106,6 +107,8 @@ public final class Targets {
     private Process child;
     private File dir;
     private Path log;
+    /** The persistent-memory folder of the running mini cluster's JVM, or null. */
+    private Path pmemDir;
 
     public Embedded(int regionServers, String heap, long startTimeoutMs) {
       this.regionServers = regionServers;
@@ -142,14 +145,22 @@ public final class Targets {
       cmd.add("-Dlog4j2.configurationFile=" + System.getProperty("log4j2.configurationFile"));
       cmd.add("-Dharness.log.file=" + log);
       cmd.add("-Dharness.bench.driver=" + ManagementFactory.getRuntimeMXBean().getPid());
+      if (config.pmem()) {
+        // One folder for the JVM: its region servers share the JVM's one ChunkCreator.
+        pmemDir = pmemFolder(runDir, config.name());
+        cmd.add("-D" + EmbeddedCluster.PMEM_DIR_PROPERTY + "=" + pmemDir);
+      }
       cmd.add("-cp");
       cmd.add(cp);
       cmd.add(EmbeddedCluster.class.getName());
       cmd.add(dir.getAbsolutePath());
       cmd.add(String.valueOf(regionServers));
       cmd.add("3");
-      for (Map.Entry<String, String> e : config.serverConf().entrySet()) {
+      for (Map.Entry<String, String> e : config.serverConfWithoutPmem().entrySet()) {
         cmd.add(e.getKey() + "=" + e.getValue());
+      }
+      if (pmemDir != null) {
+        cmd.add(WriteConfig.PMEM_PATH_KEY + "=" + pmemDir);
       }
       File out = new File(runDir, "logs/embedded-" + safe(config.name()) + ".out");
       child = new ProcessBuilder(cmd).redirectErrorStream(true)
@@ -206,7 +217,42 @@ public final class Targets {
         }
         child = null;
       }
+      Path pm = pmemDir;
+      if (pm != null) {
+        deleteTree(pm);
+        pmemDir = null;
+      }
     }
+
+    /** The persistent-memory folder of the mini cluster that runs this configuration. */
+    Path pmemDir() {
+      return pmemDir;
+    }
+  }
+
+  /**
+   * A fresh folder of mode 0700 for a mini cluster's persistent-memory chunks: under /dev/shm
+   * (tmpfs, as a DAX file system stands in here), else in the run folder.
+   */
+  static Path pmemFolder(File runDir, String config) throws IOException {
+    File shm = new File("/dev/shm");
+    File base = shm.isDirectory() && shm.canWrite() ? shm : runDir;
+    String uid;
+    try {
+      uid = String.valueOf(Files.getAttribute(Paths.get("/proc/self"), "unix:uid"));
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      uid = System.getProperty("user.name", "user");
+    }
+    Path p = new File(base, "hbase-harness-pmem-" + uid + "-embedded-"
+      + ManagementFactory.getRuntimeMXBean().getPid() + "-" + safe(config)).toPath();
+    deleteTree(p);
+    try {
+      Files.createDirectory(p, PosixFilePermissions.asFileAttribute(
+        PosixFilePermissions.fromString("rwx------")));
+    } catch (UnsupportedOperationException e) {
+      Files.createDirectory(p);
+    }
+    return p;
   }
 
   /** The harness's local cluster ('scripts/harness cluster'). */
@@ -271,12 +317,13 @@ public final class Targets {
     @Override
     public Configuration prepare(WriteConfig config, File runDir) throws Exception {
       List<String> want = new ArrayList<>();
-      for (Map.Entry<String, String> e : config.serverConf().entrySet()) {
+      for (Map.Entry<String, String> e : config.serverConfWithoutPmem().entrySet()) {
         want.add(e.getKey() + "=" + e.getValue());
       }
       Map<String, List<String>> env = env();
       boolean same = config.build().equals(first(env.get("BUILD")))
-        && want.equals(env.getOrDefault("CONF", new ArrayList<>()));
+        && want.equals(env.getOrDefault("CONF", new ArrayList<>()))
+        && config.pmem() == env.containsKey("PMEM");
       List<String> status = new ArrayList<>();
       status.add("cluster");
       status.add("status");
@@ -284,7 +331,8 @@ public final class Targets {
       if (!(same && up)) {
         if (!env.isEmpty()) {
           System.err.println("harness: bench write: restarting the local cluster for '"
-            + config.name() + "' (" + config.build() + " build" + (want.isEmpty() ? ""
+            + config.name() + "' (" + config.build() + " build"
+            + (config.pmem() ? ", --pmem" : "") + (want.isEmpty() ? ""
               : ", " + String.join(" ", want)) + ")");
           List<String> stop = new ArrayList<>();
           stop.add("cluster");
@@ -298,6 +346,10 @@ public final class Targets {
         start.add("start");
         start.add("--build");
         start.add(config.build());
+        if (config.pmem()) {
+          // A folder per RegionServer under /dev/shm; 'cluster stop' removes them.
+          start.add("--pmem");
+        }
         for (String kv : want) {
           start.add("--conf");
           start.add(kv);

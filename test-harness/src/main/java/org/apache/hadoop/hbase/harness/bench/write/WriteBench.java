@@ -274,6 +274,23 @@ public final class WriteBench {
     return out;
   }
 
+  /**
+   * Why a configuration with the persistent-memory option cannot run: its build does not have
+   * the option (harness.pmem.builds lists the builds that do), or null.
+   */
+  static String refusePmem(WriteConfig c) {
+    if (!c.pmem()) {
+      return null;
+    }
+    String builds = "," + System.getProperty("harness.pmem.builds", "") + ",";
+    if (c.build() != null && !builds.contains("," + c.build() + ",")) {
+      return "configuration '" + c.name() + "' needs the persistent-memory option ("
+        + WriteConfig.PMEM_PATH_KEY + "), which the " + c.build() + " build does not have; "
+        + "build the series with the HBASE-20003 patch";
+    }
+    return null;
+  }
+
   int run() throws Exception {
     if (o.out.exists() || partial.exists()) {
       throw new BenchException("the run folder " + o.out + " exists already");
@@ -283,6 +300,10 @@ public final class WriteBench {
     Target t = makeTarget();
     for (WriteConfig c : configs) {
       String why = t.refuse(c);
+      if (why != null) {
+        throw new BenchException(why);
+      }
+      why = refusePmem(c);
       if (why != null) {
         throw new BenchException(why);
       }

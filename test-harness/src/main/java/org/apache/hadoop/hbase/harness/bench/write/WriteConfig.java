@@ -30,6 +30,14 @@ import java.util.Map;
  * ("patched+skip-wal").
  */
 public final class WriteConfig {
+  /** The persistent-memory option of the memstore (HBASE-20003): a folder per RegionServer. */
+  public static final String PMEM_PATH_KEY = "hbase.regionserver.memstore.pmem.path";
+  /**
+   * The value of {@link #PMEM_PATH_KEY} in a configuration: the target gives each server a folder
+   * of its own (the local cluster: {@code cluster start --pmem}; the embedded target: a folder
+   * per mini-cluster JVM under /dev/shm, removed afterwards).
+   */
+  public static final String PMEM_AUTO = "<harness: a pmem folder per server>";
   /** The build of the servers: "stock", "patched", or null for the run's default build. */
   private final String build;
   private final String name;
@@ -82,6 +90,20 @@ public final class WriteConfig {
 
   public String durability() {
     return durability;
+  }
+
+  /** The configuration turns the persistent-memory option on (its folders come from the target). */
+  public boolean pmem() {
+    return PMEM_AUTO.equals(serverConf.get(PMEM_PATH_KEY));
+  }
+
+  /** The server settings without the persistent-memory folder, which the target provides. */
+  public Map<String, String> serverConfWithoutPmem() {
+    Map<String, String> m = new LinkedHashMap<>(serverConf);
+    if (pmem()) {
+      m.remove(PMEM_PATH_KEY);
+    }
+    return m;
   }
 
   /** The configurations applied in order, each overriding what the earlier ones set. */
@@ -182,6 +204,11 @@ public final class WriteConfig {
     public Builder client(String key, Object value) {
       clientConf.put(key, String.valueOf(value));
       return this;
+    }
+
+    /** The persistent-memory option on, in a folder per server that the target provides. */
+    public Builder pmem() {
+      return server(PMEM_PATH_KEY, PMEM_AUTO);
     }
 
     public Builder with(WriteConfig other) {

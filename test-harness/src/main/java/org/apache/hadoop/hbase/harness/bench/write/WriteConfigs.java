@@ -73,6 +73,17 @@ public final class WriteConfigs {
         + "memstore block multiplier 8")
       .with(compactionsOff).table("hbase.hstore.blockingStoreFiles", MAX)
       .table("hbase.hregion.memstore.block.multiplier", 8));
+    // HBASE-20003, issue 5's comparison: MSLAB chunks on persistent memory with and without the
+    // WAL, against the released build's on-heap MSLAB chunks with the WAL.
+    add(WriteConfig.builder("pmem-skip-wal")
+      .describe("persistent-memory MSLAB chunks (HBASE-20003), puts with SKIP_WAL").build("patched")
+      .pmem().durability("SKIP_WAL"));
+    add(WriteConfig.builder("pmem-sync-wal")
+      .describe("persistent-memory MSLAB chunks (HBASE-20003), puts with SYNC_WAL").build("patched")
+      .pmem().durability("SYNC_WAL"));
+    add(WriteConfig.builder("stock-sync-wal")
+      .describe("the released hbase-server: on-heap MSLAB chunks (its default), puts with SYNC_WAL")
+      .build("stock").durability("SYNC_WAL"));
   }
 
   private WriteConfigs() {

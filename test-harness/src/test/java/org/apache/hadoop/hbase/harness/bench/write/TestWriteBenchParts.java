@@ -221,4 +221,69 @@ public class TestWriteBenchParts {
     assertFalse(new File(out).exists());
     assertFalse(new File(out + ".partial").exists());
   }
+
+  @Test
+  public void testPersistentMemoryConfigurationsOfIssue5() throws Exception {
+    WriteConfig skip = WriteConfigs.parseOne("pmem-skip-wal");
+    assertTrue(skip.pmem());
+    assertEquals("patched", skip.build());
+    assertEquals("SKIP_WAL", skip.durability());
+    assertEquals(WriteConfig.PMEM_AUTO, skip.serverConf().get(WriteConfig.PMEM_PATH_KEY));
+    assertTrue(skip.serverConfWithoutPmem().isEmpty());
+    WriteConfig sync = WriteConfigs.parseOne("pmem-sync-wal");
+    assertTrue(sync.pmem());
+    assertEquals("SYNC_WAL", sync.durability());
+    WriteConfig stock = WriteConfigs.parseOne("stock-sync-wal");
+    assertFalse(stock.pmem());
+    assertEquals("stock", stock.build());
+    assertEquals("SYNC_WAL", stock.durability());
+    assertTrue(stock.serverConf().isEmpty());
+    // Composed, the option stays on and the other server settings go to the servers.
+    WriteConfig fs = WriteConfigs.parseOne("pmem-sync-wal+wal-fshlog");
+    assertTrue(fs.pmem());
+    assertEquals("filesystem", fs.serverConfWithoutPmem().get("hbase.wal.provider"));
+    assertFalse(fs.serverConfWithoutPmem().containsKey(WriteConfig.PMEM_PATH_KEY));
+    // A folder given with --conf is the user's: no folder is made for it.
+    WriteConfig given = skip.resolve("patched",
+      java.util.Collections.singletonMap(WriteConfig.PMEM_PATH_KEY, "/mnt/pmem0"));
+    assertFalse(given.pmem());
+    assertEquals("/mnt/pmem0", given.serverConfWithoutPmem().get(WriteConfig.PMEM_PATH_KEY));
+
+    String saved = System.getProperty("harness.pmem.builds");
+    try {
+      System.setProperty("harness.pmem.builds", "");
+      String why = WriteBench.refusePmem(skip.resolve("patched", new java.util.HashMap<>()));
+      assertNotNull(why);
+      assertTrue(why, why.contains("'pmem-skip-wal' needs the persistent-memory option "
+        + "(hbase.regionserver.memstore.pmem.path), which the patched build does not have"));
+      System.setProperty("harness.pmem.builds", "stock,patched");
+      assertNull(WriteBench.refusePmem(skip.resolve("patched", new java.util.HashMap<>())));
+      System.setProperty("harness.pmem.builds", "patched");
+      assertNull(WriteBench.refusePmem(stock));
+      assertNotNull(WriteBench.refusePmem(WriteConfigs.parseOne("pmem-skip-wal+stock")));
+    } finally {
+      if (saved == null) {
+        System.clearProperty("harness.pmem.builds");
+      } else {
+        System.setProperty("harness.pmem.builds", saved);
+      }
+    }
+  }
+
+  @Test
+  public void testEmbeddedPmemFolderIsPrivateAndRemoved() throws Exception {
+    java.nio.file.Path p = Targets.pmemFolder(tmp.getRoot(), "pmem-skip-wal");
+    assertTrue(Files.isDirectory(p));
+    assertTrue(p.getFileName().toString().startsWith("hbase-harness-pmem-"));
+    assertTrue(p.getFileName().toString().endsWith("-pmem-skip-wal"));
+    assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions
+      .toString(Files.getPosixFilePermissions(p)));
+    Files.write(p.resolve("memstore.pmem"), new byte[4096]);
+    // A second configuration of the same name (a rerun) starts from an empty folder.
+    java.nio.file.Path again = Targets.pmemFolder(tmp.getRoot(), "pmem-skip-wal");
+    assertEquals(p, again);
+    assertFalse(Files.exists(again.resolve("memstore.pmem")));
+    Targets.deleteTree(again);
+    assertFalse(Files.exists(again));
+  }
 }
