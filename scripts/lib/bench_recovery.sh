@@ -88,7 +88,7 @@ bench_recovery() {
   export LC_NUMERIC=C
   require_java
   CRASH_KIND="bench recovery"
-  crash_preflight "$build" "$pmem_wanted"
+  crash_preflight "$build" "$pmem_wanted" 2
   crash_classpath "$build"
   CRASH_TIMEOUT=$timeout
   CRASH_TABLE_NAME=harness_recovery
@@ -124,6 +124,7 @@ bench_recovery() {
       durability=SKIP_WAL
     fi
     info "bench recovery: [$mode] starting the cluster"
+    crash_use_cluster "$run/cluster-$mode"
     CRASH_STARTED=1
     crash_harness "${start[@]}"
     port1=$(role_port rs1)
@@ -174,7 +175,7 @@ bench_recovery() {
       done
     done
     info "bench recovery: [$mode] stopping the cluster"
-    crash_harness cluster stop
+    crash_cluster_down
     CRASH_STARTED=0
   done
   mv "$run/results.csv.partial" "$run/results.csv"

@@ -6,7 +6,9 @@
 # and pid. Also here: the Maven classpath of a build and the compiled
 # harness classes, shared with bench write.
 
-CLUSTER_DIR=$WORK/cluster
+# HARNESS_CLUSTER_DIR moves it: crash and bench recovery run a fresh cluster
+# in their run folder.
+CLUSTER_DIR=${HARNESS_CLUSTER_DIR:-$WORK/cluster}
 # The ports: BASE (ZooKeeper), BASE+10/11 (NameNode rpc/http), BASE+20+3i
 # (DataNode i: data/http/ipc), BASE+40/41 (master rpc/info), BASE+50+2i
 # (RegionServer i+1: rpc/info).

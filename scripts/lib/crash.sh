@@ -81,7 +81,9 @@ crash_tool() {
   rm -f "$st"
   cat "$out" >>"$CRASH_RUN/logs/client.out"
   [[ $rc -eq 0 || ($rc -eq 3 && $step == verify) ]] && return "$rc"
-  crash_fail "crash: $step: $(sed -n 's/^harness: error: //p' "$CRASH_RUN/logs/client.err" | tail -n 1)"
+  local why
+  why=$(sed -n 's/^harness: error: //p' "$CRASH_RUN/logs/client.err" | tail -n 1)
+  crash_fail "${CRASH_KIND:-crash}: $step: ${why:-the client JVM exited with status $rc (log: $CRASH_RUN/logs/client.err)}"
 }
 
 # crash_field NAME: the value of NAME=VALUE in the last tool result.
@@ -168,10 +170,9 @@ crash_cleanup() {
   fi
   if [[ ${CRASH_STARTED:-0} -eq 1 ]]; then
     if [[ ${CRASH_KEEP:-0} -eq 1 ]]; then
-      info "crash: the cluster is left running ('scripts/harness cluster stop' removes it and its pmem folders)"
+      info "crash: the cluster is left running; HARNESS_CLUSTER_DIR=$CLUSTER_DIR scripts/harness cluster stop removes it and its pmem folders"
     else
-      "$HARNESS_ROOT/scripts/harness" cluster stop </dev/null >>"$CRASH_RUN/logs/cluster.log" 2>&1 9>&- ||
-        info "crash: 'cluster stop' failed (log: $CRASH_RUN/logs/cluster.log)"
+      crash_cluster_down
     fi
   fi
   local run=${CRASH_RUN:-}
@@ -187,17 +188,42 @@ crash_cleanup() {
   fi
 }
 
-# crash_preflight BUILD PMEM_ON: the build is installed (and has the option
-# when PMEM_ON), no cluster runs in the cluster folder.
+# crash_cluster_down: stops the run's cluster (and removes its pmem folders),
+# then deletes its data; its configuration and logs stay in the run folder.
+crash_cluster_down() {
+  "$HARNESS_ROOT/scripts/harness" cluster stop </dev/null >>"$CRASH_RUN/logs/cluster.log" 2>&1 9>&- ||
+    info "${CRASH_KIND:-crash}: 'cluster stop' failed (log: $CRASH_RUN/logs/cluster.log)"
+  if [[ -z $(cluster_stray_pids) ]]; then
+    rm -rf "$CLUSTER_DIR"/*/data
+  fi
+}
+
+# crash_use_cluster DIR: the cluster commands of this run (here and in the
+# scripts/harness processes it starts) use a fresh cluster folder DIR, so
+# that nothing of an earlier cluster (tables, procedures waiting for a
+# RegionServer that never returns) weighs on the test.
+crash_use_cluster() {
+  export HARNESS_CLUSTER_DIR=$1
+  CLUSTER_DIR=$1
+  mkdir -p "$CLUSTER_DIR"
+}
+
+# crash_preflight BUILD PMEM_ON REGIONSERVERS: the build is installed (and
+# has the option when PMEM_ON), and the cluster's ports are free.
 crash_preflight() {
-  local build=$1 pmem_on=$2 what=${CRASH_KIND:-crash}
+  local build=$1 pmem_on=$2 n=$3 what=${CRASH_KIND:-crash} b=$CLUSTER_PORT_BASE p i
   build_installed "$build" || die "$what: the $build build ($(build_version "$build")) is not installed; run 'scripts/harness build' first"
   if [[ $pmem_on -eq 1 ]] && ! build_has_pmem "$build"; then
     die "$what: the $build build has no persistent-memory option ($PMEM_KEY is in none of its classes); build the series with the HBASE-20003 patch, or run with --no-pmem"
   fi
-  if [[ -n $(cluster_up_roles) || -n $(cluster_stray_pids) ]]; then
-    die "$what: a cluster is running in $CLUSTER_DIR; stop it first ('scripts/harness cluster stop'): the $what starts its own"
-  fi
+  local -a ports=("$b" $((b + 10)) $((b + 11)) $((b + 40)) $((b + 41)))
+  for ((i = 20; i < 29; i++)); do ports+=($((b + i))); done
+  for ((i = 0; i < 2 * n; i++)); do ports+=($((b + 50 + i))); done
+  for p in "${ports[@]}"; do
+    if port_open "$p"; then
+      die "$what: port $p is in use (a cluster of 'scripts/harness cluster' running?); stop it, or set HARNESS_CLUSTER_PORT_BASE: the $what starts a cluster of its own"
+    fi
+  done
 }
 
 # crash_classpath BUILD: sets CRASH_CP, the client's classpath (harness classes first).
@@ -269,13 +295,14 @@ crash_main() {
   export LC_NUMERIC=C
   require_java
   CRASH_KIND=crash
-  crash_preflight "$build" "$pmem_on"
+  crash_preflight "$build" "$pmem_on" "$rsn"
   crash_classpath "$build"
   CRASH_TIMEOUT=$timeout
   CRASH_TABLE_NAME=$CRASH_TABLE
   CRASH_KEEP=$keep
   crash_run_dir crash
   local run=$CRASH_RUN
+  crash_use_cluster "$run/cluster"
   trap 'crash_cleanup "failed (exit status $?)"' EXIT
   trap 'crash_cleanup "was interrupted"; exit 130' INT
   trap 'crash_cleanup "was terminated"; exit 143' TERM HUP
