@@ -92,7 +92,7 @@ has_pmem() {
     args+=(--build stock --no-pmem --durability SYNC_WAL)
   fi
   run "$HARNESS" crash "${args[@]}"
-  printf '%s\n' "$output" | tail -n 20 >&3
+  printf '%s\n' "$output" | tail -n 12 | sed 's/^/# /' >&3
   [ "$status" -eq 0 ]
   [[ $output == *"result: PASS"* ]]
   local run
