@@ -21,9 +21,13 @@ import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
@@ -42,6 +46,24 @@ public final class EmbeddedCluster {
   static final String PMEM_DIR_PROPERTY = "harness.pmem.dir";
 
   private EmbeddedCluster() {
+  }
+
+  /** Ports nothing listens on now, for the region servers. */
+  static List<Integer> freePorts(int n) throws IOException {
+    List<Integer> ports = new ArrayList<>();
+    List<ServerSocket> held = new ArrayList<>();
+    try {
+      for (int i = 0; i < n; i++) {
+        ServerSocket s = new ServerSocket(0);
+        held.add(s);
+        ports.add(s.getLocalPort());
+      }
+    } finally {
+      for (ServerSocket s : held) {
+        s.close();
+      }
+    }
+    return ports;
   }
 
   public static void main(String[] args) throws Exception {
@@ -77,8 +99,23 @@ public final class EmbeddedCluster {
     }, "driver-watch");
     watcher.setDaemon(true);
     watcher.start();
-    util.startMiniCluster(StartMiniClusterOption.builder().numRegionServers(regionServers)
-      .numDataNodes(dataNodes).build());
+    StartMiniClusterOption.Builder option =
+      StartMiniClusterOption.builder().numRegionServers(regionServers).numDataNodes(dataNodes);
+    String pmem = System.getProperty(PMEM_DIR_PROPERTY);
+    if (pmem != null) {
+      // The option wants a folder per region server (each creates its chunk file there). The
+      // region servers of a mini cluster share one Configuration, but each gets its port set in a
+      // copy of it: with fixed ports, ${hbase.regionserver.port} names a folder of its own.
+      List<Integer> ports = freePorts(regionServers);
+      for (int port : ports) {
+        Files.createDirectory(new File(pmem, "rs-" + port).toPath(), PosixFilePermissions
+          .asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      }
+      util.getConfiguration().set(WriteConfig.PMEM_PATH_KEY,
+        pmem + "/rs-${hbase.regionserver.port}");
+      option.rsPorts(ports);
+    }
+    util.startMiniCluster(option.build());
     Configuration c = util.getConfiguration();
     Configuration client = new Configuration(false);
     for (String key : new String[] { "hbase.zookeeper.quorum",

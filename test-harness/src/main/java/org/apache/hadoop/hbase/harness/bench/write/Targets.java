@@ -146,7 +146,7 @@ public final class Targets {
       cmd.add("-Dharness.log.file=" + log);
       cmd.add("-Dharness.bench.driver=" + ManagementFactory.getRuntimeMXBean().getPid());
       if (config.pmem()) {
-        // One folder for the JVM: its region servers share the JVM's one ChunkCreator.
+        // One folder for the JVM, with a folder per region server in it (EmbeddedCluster).
         pmemDir = pmemFolder(runDir, config.name());
         cmd.add("-D" + EmbeddedCluster.PMEM_DIR_PROPERTY + "=" + pmemDir);
       }
