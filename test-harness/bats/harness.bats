@@ -309,3 +309,42 @@ XML
   [ "$status" -eq 0 ]
   [ "$(grep -c built <<<"$output")" -eq 3 ]
 }
+
+@test "test: a stock test that failed and then passed on its rerun is named as flaky" {
+  # shellcheck source=/dev/null
+  source "$BATS_TEST_DIRNAME/../../scripts/lib/common.sh"
+  # shellcheck source=/dev/null
+  source "$BATS_TEST_DIRNAME/../../scripts/lib/build.sh"
+  local log=$BATS_TEST_TMPDIR/surefire.log
+  cat >"$log" <<'LOG'
+[INFO] Results:
+[INFO]
+[WARNING] Flakes:
+[WARNING] org.apache.hadoop.hbase.regionserver.wal.TestLogRolling.testLogRolling
+[ERROR]   Run 1: TestLogRolling>AbstractTestLogRolling.testLogRolling:305 expected:<0> but was:<1247>
+[INFO]   Run 2: PASS
+[INFO]
+[WARNING] Tests run: 67, Failures: 0, Errors: 0, Skipped: 0, Flakes: 1
+LOG
+  run flaky_tests "$log"
+  [ "$status" -eq 0 ]
+  [ "$output" = "org.apache.hadoop.hbase.regionserver.wal.TestLogRolling.testLogRolling" ]
+  run surefire_summary "$log"
+  [[ $output == *"Flakes: 1"* ]]
+  printf '[INFO] Tests run: 3, Failures: 0, Errors: 0, Skipped: 0\n' >"$log"
+  run flaky_tests "$log"
+  [ -z "$output" ]
+}
+
+@test "test: Class#method entries of the stock list are names, and # after a blank is a comment" {
+  # shellcheck source=/dev/null
+  source "$BATS_TEST_DIRNAME/../../scripts/lib/common.sh"
+  # shellcheck source=/dev/null
+  source "$BATS_TEST_DIRNAME/../../scripts/lib/build.sh"
+  run stock_tests 0
+  [[ $output == *"TestMemStoreLAB#testLABRandomAllocation+"* ]]
+  [[ $output != *"testLABThreading"* ]]
+  run stock_tests 1
+  [[ $output == *"TestFSHLog"* ]]
+  [[ $output != *"TestLogRolling"$'\n'* && $output != *$'\n'"TestLogRolling" ]]
+}
