@@ -4,6 +4,8 @@
 # the CSV, the summary table and the chart, and reads back every sampled
 # acknowledged row.
 
+load common
+
 setup_file() {
   export HARNESS_WORK="$BATS_FILE_TMPDIR/work"
 }
@@ -11,12 +13,6 @@ setup_file() {
 setup() {
   HARNESS="$BATS_TEST_DIRNAME/../../scripts/harness"
   RUNS="$HARNESS_WORK/bench/write"
-}
-
-one_error_line() {
-  [ "$status" -ne 0 ]
-  [ "$(printf '%s\n' "$output" | grep -c -E '^harness: (error|usage error): ')" -eq 1 ]
-  [[ ${lines[-1]} == harness:\ error:\ * || ${lines[-1]} == harness:\ usage\ error:\ * ]]
 }
 
 # no_finished_run: nothing in the runs folder looks like a finished run.

@@ -6,6 +6,8 @@
 # RegionServer (host and port) back as the master sees it, on the same pmem
 # folder, and stop leaves no process and no pmem folder behind.
 
+load common
+
 setup_file() {
   export HARNESS_WORK="$BATS_FILE_TMPDIR/work"
   # Ports of their own, away from a cluster the developer may be running.
@@ -20,25 +22,6 @@ setup() {
 teardown_file() {
   # Whatever a failed test left running.
   "$BATS_TEST_DIRNAME/../../scripts/harness" cluster stop >/dev/null 2>&1 || true
-}
-
-one_error_line() {
-  [ "$status" -ne 0 ]
-  [ "$(printf '%s\n' "$output" | grep -c -E '^harness: (error|usage error): ')" -eq 1 ]
-  [[ ${lines[-1]} == harness:\ error:\ * || ${lines[-1]} == harness:\ usage\ error:\ * ]]
-}
-
-# cluster_pids: live processes that carry this cluster folder's marker.
-cluster_pids() {
-  local f cmd
-  for f in /proc/[0-9]*/cmdline; do
-    cmd=$(tr '\0' ' ' <"$f" 2>/dev/null) || continue
-    if [[ $cmd == *"-Dharness.cluster.role="*"@$CLUSTER "* ]]; then
-      local st
-      st=$(sed -E 's/^[0-9]+ \(.*\) ([A-Za-z]).*/\1/' "${f%/cmdline}/stat" 2>/dev/null) || continue
-      [[ $st == Z ]] || echo "${f//[!0-9]/}"
-    fi
-  done
 }
 
 # live_servers: the master's list of live region servers (host,port,startcode).

@@ -10,3 +10,24 @@ harness_sandbox() {
   mkdir -p "$HARNESS_PATCHES"
   printf '# empty series\n' >"$HARNESS_PATCHES/series"
 }
+
+# one_error_line: the command failed, and said why in one line, its last.
+# shellcheck disable=SC2154 # status, output and lines are set by bats' run
+one_error_line() {
+  [ "$status" -ne 0 ]
+  [ "$(printf '%s\n' "$output" | grep -c -E '^harness: (error|usage error): ')" -eq 1 ]
+  [[ ${lines[-1]} == harness:\ error:\ * || ${lines[-1]} == harness:\ usage\ error:\ * ]]
+}
+
+# cluster_pids: live (not zombie) processes that carry the marker of the
+# cluster folder $CLUSTER.
+cluster_pids() {
+  local f cmd st
+  for f in /proc/[0-9]*/cmdline; do
+    cmd=$(tr '\0' ' ' <"$f" 2>/dev/null) || continue
+    if [[ $cmd == *"-Dharness.cluster.role="*"@$CLUSTER "* ]]; then
+      st=$(sed -E 's/^[0-9]+ \(.*\) ([A-Za-z]).*/\1/' "${f%/cmdline}/stat" 2>/dev/null) || continue
+      [[ $st == Z ]] || echo "${f//[!0-9]/}"
+    fi
+  done
+}

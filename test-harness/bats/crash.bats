@@ -7,6 +7,8 @@
 # HARNESS_BATS_CRASH_LOSS=1 also runs SKIP_WAL without pmem, which must lose
 # rows and fail (about 1.5 minutes more).
 
+load common
+
 setup_file() {
   export HARNESS_WORK="$BATS_FILE_TMPDIR/work"
   export HARNESS_CLUSTER_PORT_BASE=${BATS_CRASH_PORT_BASE:-17400}
@@ -14,29 +16,13 @@ setup_file() {
 
 setup() {
   HARNESS="$BATS_TEST_DIRNAME/../../scripts/harness"
+  # shellcheck disable=SC2034 # read by cluster_pids (common.bash)
   CLUSTER="$HARNESS_WORK/cluster"
   RUNS="$HARNESS_WORK/crash"
 }
 
 teardown_file() {
   "$BATS_TEST_DIRNAME/../../scripts/harness" cluster stop >/dev/null 2>&1 || true
-}
-
-one_error_line() {
-  [ "$status" -ne 0 ]
-  [ "$(printf '%s\n' "$output" | grep -c -E '^harness: (error|usage error): ')" -eq 1 ]
-  [[ ${lines[-1]} == harness:\ error:\ * || ${lines[-1]} == harness:\ usage\ error:\ * ]]
-}
-
-# cluster_pids: live processes that carry this cluster folder's marker.
-cluster_pids() {
-  local f cmd
-  for f in /proc/[0-9]*/cmdline; do
-    cmd=$(tr '\0' ' ' <"$f" 2>/dev/null) || continue
-    if [[ $cmd == *"-Dharness.cluster.role="*"@$CLUSTER "* ]]; then
-      echo "${f//[!0-9]/}"
-    fi
-  done
 }
 
 # patched_jar: the patched hbase-server jar, if 'scripts/harness build' installed it.

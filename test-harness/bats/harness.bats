@@ -44,13 +44,6 @@ prepared_fake() {
   [ "$status" -eq 0 ]
 }
 
-# one_error_line: the command failed, and said why in one line, its last.
-one_error_line() {
-  [ "$status" -ne 0 ]
-  [ "$(printf '%s\n' "$output" | grep -c -E '^harness: (error|usage error): ')" -eq 1 ]
-  [[ ${lines[-1]} == harness:\ error:\ * || ${lines[-1]} == harness:\ usage\ error:\ * ]]
-}
-
 @test "an unknown command is a usage error" {
   run "$HARNESS" frobnicate
   [ "$status" -eq 2 ]
