@@ -131,7 +131,7 @@ bench_recovery() {
     for ((i = 0; i < ${#sizes[@]}; i++)); do
       label=${sizes[$i]}
       for ((rep = 1; rep <= reps; rep++)); do
-        local tag="$mode$label$rep" t0 t_up row_b
+        local tag="$mode$label$rep" t_up row_b
         tag=${tag//[!A-Za-z0-9]/}
         row_b=$(bench_recovery_row_bytes "$tag" "$value_size")
         rows=$(((size_b[i] + row_b - 1) / row_b))
@@ -152,13 +152,9 @@ bench_recovery() {
         layout=$(crash_layout)
         off=$(awk -v p=",$port1," 'index($2, p) == 0' <<<"$layout" | wc -l)
         [[ $off -eq 0 ]] || crash_fail "bench recovery: $off regions of the table are not on rs1 before the kill"
-        crash_watch_start "$tag"
         info "bench recovery: [$mode $label rep $rep] $((mem_b >> 20)) MiB in the memstore of rs1; kill -9 rs1, restart"
-        crash_harness cluster kill rs1
-        t0=$(crash_go)
-        crash_harness cluster restart rs1
-        t_up=$(($(date +%s%3N) - t0))
-        crash_watch_wait
+        crash_kill_restart "$tag" rs1
+        t_up=$CRASH_UP_MS
         info "bench recovery: [$mode $label rep $rep] every region serves $(crash_secs "$CRASH_ONLINE_MS") s after the restart began (rs1 up after $(crash_secs "$t_up") s)"
         local rc=0 lost
         crash_tool verify --ledger "$run/acked-$tag.txt" --value-size "$value_size" --sample 10000 \

@@ -122,6 +122,20 @@ crash_watch_start() {
   crash_fail "crash: the region watch did not start: $(sed -n 's/^harness: error: //p' "$CRASH_RUN/logs/client.err" | tail -n 1) (log: $CRASH_RUN/logs/client.err)"
 }
 
+# crash_kill_restart TAG ROLE: watches the table's regions (as TAG), kills ROLE
+# (a RegionServer, or all) with SIGKILL, restarts it at once and waits until
+# every region serves. Sets CRASH_UP_MS: from the start of the restart until
+# the restart command returned; CRASH_ONLINE_MS comes from the watch.
+crash_kill_restart() {
+  local tag=$1 role=$2 t0
+  crash_watch_start "$tag"
+  crash_harness cluster kill "$role"
+  t0=$(crash_go)
+  crash_harness cluster restart "$role"
+  CRASH_UP_MS=$(($(date +%s%3N) - t0))
+  crash_watch_wait
+}
+
 # crash_go: the restart starts now; prints the time (epoch ms).
 crash_go() {
   local t
@@ -340,7 +354,7 @@ crash_main() {
     crash_tool load --rows "$rows" --tag "$phase" --threads "$threads" --value-size "$value_size" \
       --durability "$durability" --ledger "$ledger"
     ledgers+=("$ledger")
-    local before victim="" killed t0 t_up
+    local before victim="" killed t_up
     before=$(crash_layout)
     printf '%s\n' "$before" >"$run/layout-$phase-before.txt"
     if [[ $phase == rs ]]; then
@@ -349,21 +363,14 @@ crash_main() {
       read -r n port < <(awk '{ split($2, a, ","); c[a[2]]++ } END { for (p in c) print c[p], p }' <<<"$before" | sort -rn | head -n 1)
       victim=$(crash_port_role "$port")
       killed="$victim ($n of $regions regions)"
-      crash_watch_start "$phase"
       info "crash: [$phase] kill -9 $victim, which holds $n of the $regions regions"
-      crash_harness cluster kill "$victim"
-      t0=$(crash_go)
-      crash_harness cluster restart "$victim"
     else
+      victim=all
       killed="all roles (zk nn dn master rs)"
-      crash_watch_start "$phase"
       info "crash: [$phase] kill -9 every role of the cluster: ZooKeeper, HDFS, the master and the RegionServers"
-      crash_harness cluster kill all
-      t0=$(crash_go)
-      crash_harness cluster restart all
     fi
-    t_up=$(($(date +%s%3N) - t0))
-    crash_watch_wait
+    crash_kill_restart "$phase" "$victim"
+    t_up=$CRASH_UP_MS
     info "crash: [$phase] every region serves $(crash_secs "$CRASH_ONLINE_MS") s after the restart began"
     local after back total
     after=$(crash_layout)
