@@ -5,7 +5,10 @@
 # rows through a client JVM (test-harness/.../crash/CrashTool) that records a
 # row's key in a ledger only after its put returned, kill -9 a RegionServer
 # (rs mode) or every role (cluster mode), restart on the same folders, time
-# until every region serves a get, and read every acknowledged row back.
+# until every region serves a get, and read every acknowledged row back. The
+# rs-lost mode runs the rs phase, then kills the same RegionServer again and
+# leaves it down (its host is gone for good): its regions must open on the
+# other RegionServers with every acknowledged row.
 # Also the helpers that bench recovery (bench_recovery.sh) shares.
 
 CRASH_TABLE=harness_crash
@@ -13,15 +16,18 @@ CRASH_TOOL_CLASS=org.apache.hadoop.hbase.harness.crash.CrashTool
 
 crash_usage() {
   cat <<'USAGE'
-usage: scripts/harness crash [--mode rs|cluster|both] [--rows N] [--regions N]
+usage: scripts/harness crash [--mode rs|cluster|both|rs-lost] [--rows N] [--regions N]
          [--regionservers N] [--threads N] [--value-size N]
          [--durability SKIP_WAL|ASYNC_WAL|SYNC_WAL|FSYNC_WAL]
          [--build stock|patched] [--pmem [DIR] | --no-pmem]
          [--timeout SECONDS] [--keep-cluster] [--conf KEY=VALUE ...]
 Defaults: --mode both, --rows 20000 per phase, --regions 8, --regionservers 3,
 --threads 8, --value-size 1024, --durability SKIP_WAL, --build patched, --pmem
-(folders under /dev/shm), --timeout 600. Exit 0 when every acknowledged row
-reads back with its value, 1 when one is lost or the run fails, 2 on bad input.
+(folders under /dev/shm), --timeout 600. --mode rs-lost: the rs phase, then
+the same RegionServer killed again and left down (the master stops waiting
+for it first), so that its regions open elsewhere. Exit 0 when every
+acknowledged row reads back with its value, 1 when one is lost or the run
+fails, 2 on bad input.
 USAGE
 }
 
@@ -134,6 +140,27 @@ crash_kill_restart() {
   crash_harness cluster restart "$role"
   CRASH_UP_MS=$(($(date +%s%3N) - t0))
   crash_watch_wait
+}
+
+# crash_kill_only TAG ROLE: watches the table's regions (as TAG), kills the
+# RegionServer ROLE with SIGKILL and leaves it down; waits until every region
+# serves again, elsewhere. CRASH_UP_MS is 0: nothing restarts.
+crash_kill_only() {
+  local tag=$1 role=$2
+  crash_watch_start "$tag"
+  crash_harness cluster kill "$role"
+  crash_go >/dev/null
+  CRASH_UP_MS=0
+  crash_watch_wait
+}
+
+# crash_retain_force true|false: sets hbase.master.scp.retain.assignment.force
+# in the master's configuration, for its next start. With it, HBase 2.6 holds
+# a crashed RegionServer's regions for it as long as it stays away.
+crash_retain_force() {
+  local conf=$CLUSTER_DIR/master/conf/hbase-site.xml key=hbase.master.scp.retain.assignment.force
+  grep -qF "<name>$key</name>" "$conf" || crash_fail "crash: $key is not in $conf"
+  sed -i -E "s|<name>$key</name><value>[^<]*</value>|<name>$key</name><value>$1</value>|" "$conf"
 }
 
 # crash_go: the restart starts now; prints the time (epoch ms).
@@ -258,7 +285,7 @@ crash_main() {
         [[ $# -ge 2 ]] || usage_error "crash: $1 needs a value"
         case $1 in
           --mode)
-            [[ $2 == rs || $2 == cluster || $2 == both ]] || usage_error "crash: --mode must be rs, cluster or both, not '$2'"
+            [[ $2 =~ ^(rs|cluster|both|rs-lost)$ ]] || usage_error "crash: --mode must be rs, cluster, both or rs-lost, not '$2'"
             mode=$2
             ;;
           --rows) crash_count --rows "$2" 1 100000000 && rows=$2 ;;
@@ -345,19 +372,30 @@ crash_main() {
 
   printf 'phase,killed,rows_acked,rows_read,lost,wrong,regions,regions_back,rs_up_s,all_online_s\n' >"$run/results.csv.partial"
   local -a ledgers=() phases=()
-  [[ $mode == cluster ]] || phases+=(rs)
-  [[ $mode == rs ]] || phases+=(cluster)
-  local phase lost_total=0 summary_rows=""
+  case $mode in
+    rs) phases=(rs) ;;
+    cluster) phases=(cluster) ;;
+    both) phases=(rs cluster) ;;
+    rs-lost) phases=(rs lost) ;;
+  esac
+  local phase lost_total=0 summary_rows="" victim=""
   for phase in "${phases[@]}"; do
     local ledger=$run/acked-$phase.txt
     info "crash: [$phase] loading $rows rows with $durability ($threads writers)"
     crash_tool load --rows "$rows" --tag "$phase" --threads "$threads" --value-size "$value_size" \
       --durability "$durability" --ledger "$ledger"
     ledgers+=("$ledger")
-    local before victim="" killed t_up
+    local before killed t_up
     before=$(crash_layout)
     printf '%s\n' "$before" >"$run/layout-$phase-before.txt"
-    if [[ $phase == rs ]]; then
+    if [[ $phase == lost ]]; then
+      # The RegionServer of the rs phase, which has the table's regions back, dies for good.
+      killed="$victim (not restarted)"
+      info "crash: [$phase] the master stops waiting for a crashed RegionServer to come back"
+      crash_retain_force false
+      crash_harness cluster restart master
+      info "crash: [$phase] kill -9 $victim again and leave it down"
+    elif [[ $phase == rs ]]; then
       # The RegionServer that holds the most regions of the table.
       local port n
       read -r n port < <(awk '{ split($2, a, ","); c[a[2]]++ } END { for (p in c) print c[p], p }' <<<"$before" | sort -rn | head -n 1)
@@ -369,7 +407,11 @@ crash_main() {
       killed="all roles (zk nn dn master rs)"
       info "crash: [$phase] kill -9 every role of the cluster: ZooKeeper, HDFS, the master and the RegionServers"
     fi
-    crash_kill_restart "$phase" "$victim"
+    if [[ $phase == lost ]]; then
+      crash_kill_only "$phase" "$victim"
+    else
+      crash_kill_restart "$phase" "$victim"
+    fi
     t_up=$CRASH_UP_MS
     info "crash: [$phase] every region serves $(crash_secs "$CRASH_ONLINE_MS") s after the restart began"
     local after back total
@@ -420,7 +462,7 @@ crash_main() {
   echo "run folder: $run"
   CRASH_DONE=1
   rm -f "$run/INCOMPLETE" "$run/tool.out"
-  crash_cleanup done
+  crash_cleanup "done"
   if [[ $lost_total -ne 0 ]]; then
     die "crash: $lost_total acknowledged rows lost or wrong (see $run/summary.txt)"
   fi

@@ -3,7 +3,9 @@
 # then the crash test itself, small, on a cluster of its own (folder and
 # ports): with the patched build's persistent-memory option and SKIP_WAL puts
 # when the build has it, otherwise with SYNC_WAL and no pmem (the WAL brings
-# every row back, which checks the test itself). About 3 minutes.
+# every row back, which checks the test itself). About 3 minutes. Then, with
+# the option, SYNC_WAL and a RegionServer lost for good after one restart
+# (--mode rs-lost), about 3 minutes more.
 # HARNESS_BATS_CRASH_LOSS=1 also runs SKIP_WAL without pmem, which must lose
 # rows and fail (about 1.5 minutes more).
 
@@ -46,7 +48,7 @@ has_pmem() {
     one_error_line
   done
   run "$HARNESS" crash --mode all
-  [[ $output == *"--mode must be rs, cluster or both, not 'all'"* ]]
+  [[ $output == *"--mode must be rs, cluster, both or rs-lost, not 'all'"* ]]
   run "$HARNESS" crash --pmem ""
   [ "$status" -eq 2 ]
   one_error_line
@@ -102,6 +104,29 @@ has_pmem() {
   [ -z "$(cluster_pids)" ]
   [ ! -e "/dev/shm/hbase-harness-pmem-$(id -u)-$HARNESS_CLUSTER_PORT_BASE" ]
   [ -z "$pmem_dir" ] || [ ! -e "$pmem_dir/rs1" ]
+}
+
+@test "crash: SYNC_WAL with pmem, the RegionServer killed, back, killed again and gone: nothing lost" {
+  has_pmem || skip "the installed patched build has no persistent-memory option"
+  local shm_free pmem_dir=""
+  shm_free=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')
+  if [ "${shm_free:-0}" -lt $((4 << 20)) ]; then
+    pmem_dir=$BATS_TEST_TMPDIR/pmem
+  fi
+  run "$HARNESS" crash --mode rs-lost --rows 3000 --regions 4 --regionservers 2 --threads 4 \
+    --timeout 300 --build patched --pmem ${pmem_dir:+"$pmem_dir"} --durability SYNC_WAL
+  printf '%s\n' "$output" | tail -n 11 | sed 's/^/# /' >&3
+  [ "$status" -eq 0 ]
+  [[ $output == *"result: PASS"* ]]
+  local run
+  run=$(find "$RUNS" -mindepth 1 -maxdepth 1 -type d | sort | tail -n 1)
+  [ "$(wc -l <"$run/results.csv")" -eq 3 ]
+  grep -q '^rs,rs[0-9],3000,3000,0,0,' "$run/results.csv"
+  grep -q '^lost,rs[0-9],6000,6000,0,0,' "$run/results.csv"
+  # The master was told to stop waiting for the dead RegionServer.
+  grep -qF '<name>hbase.master.scp.retain.assignment.force</name><value>false</value>' \
+    "$run/cluster/master/conf/hbase-site.xml"
+  [ -z "$(cluster_pids)" ]
 }
 
 @test "crash: SKIP_WAL without pmem loses rows, and the test says so (HARNESS_BATS_CRASH_LOSS=1)" {
