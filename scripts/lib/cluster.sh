@@ -378,7 +378,14 @@ write_cluster_conf() {
   if [[ $(cluster_setting RETAIN) == 1 ]]; then
     # A crashed RegionServer's regions go back to it when it returns on the
     # same host and port (ServerCrashProcedure and AssignmentManager, 2.6).
-    hbase+=("hbase.master.scp.retain.assignment=true" "hbase.master.scp.retain.assignment.force=true")
+    # The series bounds the wait, for user tables only; stock waits for as
+    # long as the host stays away.
+    hbase+=("hbase.master.scp.retain.assignment=true")
+    if [[ $(cluster_setting BUILD) == patched ]]; then
+      hbase+=("$HOST_WAIT_KEY=$CLUSTER_HOST_WAIT_MS")
+    else
+      hbase+=("hbase.master.scp.retain.assignment.force=true")
+    fi
   fi
   for role in $(cluster_roles); do
     d=$(role_dir "$role")
@@ -472,6 +479,10 @@ role_launch() {
 
 PMEM_KEY=hbase.regionserver.memstore.pmem.path
 PMEM_SIZE_KEY=hbase.regionserver.memstore.pmem.size
+# How long the master of a patched cluster with retained assignment holds a
+# crashed RegionServer's user-table regions for it; --conf KEY=MS overrides.
+HOST_WAIT_KEY=hbase.master.memstore.pmem.host.wait.ms
+CLUSTER_HOST_WAIT_MS=600000
 # The file that says the harness made a pmem folder: only folders that hold it
 # are ever deleted.
 PMEM_MARK=.harness-pmem

@@ -12,6 +12,8 @@
 # Also the helpers that bench recovery (bench_recovery.sh) shares.
 
 CRASH_TABLE=harness_crash
+# hbase.master.memstore.pmem.host.wait.ms of --mode rs-lost on the patched build.
+CRASH_LOST_HOST_WAIT_MS=45000
 CRASH_TOOL_CLASS=org.apache.hadoop.hbase.harness.crash.CrashTool
 
 crash_usage() {
@@ -24,8 +26,10 @@ usage: scripts/harness crash [--mode rs|cluster|both|rs-lost] [--rows N] [--regi
 Defaults: --mode both, --rows 20000 per phase, --regions 8, --regionservers 3,
 --threads 8, --value-size 1024, --durability SKIP_WAL, --build patched, --pmem
 (folders under /dev/shm), --timeout 600. --mode rs-lost: the rs phase, then
-the same RegionServer killed again and left down (the master stops waiting
-for it first), so that its regions open elsewhere. Exit 0 when every
+the same RegionServer killed again and left down, so that its regions open
+elsewhere (the patched master waits 45 s for it, unless --conf
+hbase.master.memstore.pmem.host.wait.ms=MS says otherwise; a stock master is
+restarted to stop waiting). Exit 0 when every
 acknowledged row reads back with its value, 1 when one is lost or the run
 fails, 2 on bad input.
 USAGE
@@ -333,6 +337,11 @@ crash_main() {
       *) usage_error "crash: unknown option '$1'" ;;
     esac
   done
+  if [[ $mode == rs-lost && $build == patched && " ${confs[*]} " != *" $HOST_WAIT_KEY="* ]]; then
+    # Long enough for the rs phase's RegionServer to come back, short enough
+    # for the lost phase to wait it out.
+    confs+=(--conf "$HOST_WAIT_KEY=$CRASH_LOST_HOST_WAIT_MS")
+  fi
   export LC_NUMERIC=C
   require_java
   CRASH_KIND=crash
@@ -391,9 +400,14 @@ crash_main() {
     if [[ $phase == lost ]]; then
       # The RegionServer of the rs phase, which has the table's regions back, dies for good.
       killed="$victim (not restarted)"
-      info "crash: [$phase] the master stops waiting for a crashed RegionServer to come back"
-      crash_retain_force false
-      crash_harness cluster restart master
+      if [[ $build == stock ]]; then
+        # Stock waits for as long as the host stays away.
+        info "crash: [$phase] the master stops waiting for a crashed RegionServer to come back"
+        crash_retain_force false
+        crash_harness cluster restart master
+      else
+        info "crash: [$phase] the master holds its regions for it up to $HOST_WAIT_KEY, then opens them elsewhere"
+      fi
       info "crash: [$phase] kill -9 $victim again and leave it down"
     elif [[ $phase == rs ]]; then
       # The RegionServer that holds the most regions of the table.

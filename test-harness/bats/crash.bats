@@ -123,9 +123,11 @@ has_pmem() {
   [ "$(wc -l <"$run/results.csv")" -eq 3 ]
   grep -q '^rs,rs[0-9],3000,3000,0,0,' "$run/results.csv"
   grep -q '^lost,rs[0-9],6000,6000,0,0,' "$run/results.csv"
-  # The master was told to stop waiting for the dead RegionServer.
-  grep -qF '<name>hbase.master.scp.retain.assignment.force</name><value>false</value>' \
+  # The master held the regions for the dead RegionServer, for 45 s, then
+  # opened them elsewhere; it never restarted.
+  grep -qF '<name>hbase.master.memstore.pmem.host.wait.ms</name><value>45000</value>' \
     "$run/cluster/master/conf/hbase-site.xml"
+  grep -q 'waited [0-9]* ms for .*, which did not come back' "$run"/cluster/master/logs/*.log
   [ -z "$(cluster_pids)" ]
 }
 
