@@ -124,6 +124,12 @@ public final class Targets {
 
     @Override
     public String refuse(WriteConfig config) {
+      if (config.pmem() && regionServers > 1) {
+        // The patched RegionServer refuses a second persistent-memory space in its JVM.
+        return "configuration '" + config.name() + "' needs --regionservers 1 on the embedded "
+          + "target: its region servers share one JVM, which holds one persistent-memory space; "
+          + "use --target cluster for more";
+      }
       return null;
     }
 

@@ -271,6 +271,17 @@ public class TestWriteBenchParts {
   }
 
   @Test
+  public void testEmbeddedTargetRunsPmemWithOneRegionServerOnly() throws Exception {
+    WriteConfig pmem = WriteConfigs.parseOne("pmem-skip-wal");
+    String why = new Targets.Embedded(3, "1g", 1000).refuse(pmem);
+    assertNotNull(why);
+    assertTrue(why, why.startsWith("configuration 'pmem-skip-wal' needs --regionservers 1 on the "
+      + "embedded target"));
+    assertNull(new Targets.Embedded(1, "1g", 1000).refuse(pmem));
+    assertNull(new Targets.Embedded(3, "1g", 1000).refuse(WriteConfigs.parseOne("stock")));
+  }
+
+  @Test
   public void testEmbeddedPmemFolderIsPrivateAndRemoved() throws Exception {
     java.nio.file.Path p = Targets.pmemFolder(tmp.getRoot(), "pmem-skip-wal");
     assertTrue(Files.isDirectory(p));
