@@ -32,6 +32,7 @@ bench_recovery_row_bytes() {
 bench_recovery() {
   local sizes_arg=128m,1g modes_arg=pmem,wal reps=1 regions=8 value_size=1024 threads=8
   local build=patched rs_heap=${HARNESS_BENCH_RECOVERY_RS_HEAP:-6g} timeout=1800
+  local heap_b
   while [[ $# -gt 0 ]]; do
     case $1 in
       --sizes | --modes | --reps | --regions | --value-size | --threads | --build | --rs-heap | --timeout)
@@ -39,17 +40,17 @@ bench_recovery() {
         case $1 in
           --sizes) sizes_arg=$2 ;;
           --modes) modes_arg=$2 ;;
-          --reps) crash_count --reps "$2" 1 100 && reps=$2 ;;
-          --regions) crash_count --regions "$2" 1 1296 && regions=$2 ;;
-          --value-size) crash_count --value-size "$2" 1 10485760 && value_size=$2 ;;
-          --threads) crash_count --threads "$2" 1 1000 && threads=$2 ;;
-          --timeout) crash_count --timeout "$2" 10 86400 && timeout=$2 ;;
+          --reps) parse_count reps "bench recovery: --reps" "$2" 1 100 ;;
+          --regions) parse_count regions "bench recovery: --regions" "$2" 1 1296 ;;
+          --value-size) parse_count value_size "bench recovery: --value-size" "$2" 1 10485760 ;;
+          --threads) parse_count threads "bench recovery: --threads" "$2" 1 1000 ;;
+          --timeout) parse_count timeout "bench recovery: --timeout" "$2" 10 86400 ;;
           --build)
             [[ $2 == stock || $2 == patched ]] || usage_error "bench recovery: unknown build '$2' (stock or patched)"
             build=$2
             ;;
           --rs-heap)
-            size_bytes "$2" >/dev/null || usage_error "bench recovery: --rs-heap must be a size such as 6g, not '$2'"
+            parse_size heap_b "bench recovery: --rs-heap" "$2" $((256 << 20)) $((1 << 40))
             rs_heap=$2
             ;;
         esac
@@ -62,13 +63,13 @@ bench_recovery() {
       *) usage_error "bench recovery: unknown option '$1'" ;;
     esac
   done
+  cluster_check_env
   local -a sizes=() modes=() size_b=()
-  local s b max_b=0 heap_b
+  local s b max_b=0
   IFS=, read -r -a sizes <<<"$sizes_arg"
   [[ ${#sizes[@]} -gt 0 ]] || usage_error "bench recovery: --sizes needs a list such as 128m,1g"
   for s in "${sizes[@]}"; do
-    b=$(size_bytes "$s") || usage_error "bench recovery: size '$s' is not a size such as 128m or 1g"
-    [[ $b -ge $((1 << 20)) ]] || usage_error "bench recovery: size '$s' is below 1m"
+    parse_size b "bench recovery: each of --sizes" "$s" $((1 << 20)) $((1 << 40))
     size_b+=("$b")
     [[ $b -le $max_b ]] || max_b=$b
   done
@@ -79,7 +80,7 @@ bench_recovery() {
     [[ $m == pmem || $m == wal ]] || usage_error "bench recovery: unknown mode '$m' (pmem or wal)"
     [[ $m != pmem ]] || pmem_wanted=1
   done
-  heap_b=$(size_bytes "$rs_heap")
+  parse_size heap_b "bench recovery: --rs-heap" "$rs_heap" $((256 << 20)) $((1 << 40))
   # The memstore must hold the largest size without a flush: 0.6 of the heap,
   # less a margin for the chunks' slack and the replay.
   if ((max_b * 2 > heap_b * 6 / 10)); then

@@ -396,7 +396,7 @@ run_shellcheck() {
 }
 
 cmd_test() {
-  local quick=0 only=""
+  local quick=0 only="" names=()
   while [[ $# -gt 0 ]]; do
     case $1 in
       --quick)
@@ -411,15 +411,20 @@ cmd_test() {
       *) usage_error "test: unknown argument '$1'" ;;
     esac
   done
+  local name
+  if [[ -n $only ]]; then
+    [[ $only != ,* && $only != *, && $only != *,,* ]] || usage_error "test: --tests '$only' has an empty entry"
+    IFS=, read -r -a names <<<"$only"
+    for name in "${names[@]}"; do
+      [[ $name =~ ^[A-Za-z_][A-Za-z0-9_]*(#[A-Za-z0-9_*!+]+)?$ ]] || usage_error "test: '$name' is not a test class name"
+    done
+  fi
   require_applied
   local -A by_module=() stock_by_module=()
   local harness=() cls where failed=0 t0
   t0=$(now_s)
   if [[ -n $only ]]; then
-    local names=()
-    IFS=, read -r -a names <<<"$only"
     for cls in "${names[@]}"; do
-      [[ $cls =~ ^[A-Za-z_][A-Za-z0-9_]*(#[A-Za-z0-9_*!+]+)?$ ]] || usage_error "'$cls' is not a test class name"
       where=$(find_test_class "$cls") || die "no test class named ${cls%%#*} in the work tree or test-harness/"
       if [[ $where == harness ]]; then
         harness+=("$cls")

@@ -9,6 +9,10 @@
 # HARNESS_CLUSTER_DIR moves it: crash and bench recovery run a fresh cluster
 # in their run folder.
 CLUSTER_DIR=${HARNESS_CLUSTER_DIR:-$WORK/cluster}
+# One spelling of the folder: the roles' marker and the pid files name it.
+while [[ $CLUSTER_DIR == */ && $CLUSTER_DIR != / ]]; do
+  CLUSTER_DIR=${CLUSTER_DIR%/}
+done
 # The ports: BASE (ZooKeeper), BASE+10/11 (NameNode rpc/http), BASE+20+3i
 # (DataNode i: data/http/ipc), BASE+40/41 (master rpc/info), BASE+50+2i
 # (RegionServer i+1: rpc/info).
@@ -502,21 +506,6 @@ build_has_pmem() {
 # pmem_default_base: where --pmem without a folder puts the RegionServers' folders.
 pmem_default_base() {
   printf '/dev/shm/hbase-harness-pmem-%s-%s' "$(id -u)" "$CLUSTER_PORT_BASE"
-}
-
-# size_bytes SIZE: 512m, 2g, 1048576 -> bytes; fails on anything else.
-size_bytes() {
-  local n unit
-  [[ $1 =~ ^([0-9]+)([kKmMgGtT]?)$ ]] || return 1
-  n=${BASH_REMATCH[1]}
-  unit=${BASH_REMATCH[2],,}
-  case $unit in
-    k) n=$((n << 10)) ;;
-    m) n=$((n << 20)) ;;
-    g) n=$((n << 30)) ;;
-    t) n=$((n << 40)) ;;
-  esac
-  printf '%s' "$n"
 }
 
 # conf_value KEY CONF...: the last value of KEY among KEY=VALUE entries.
@@ -1138,8 +1127,17 @@ cluster_status() {
   [[ $down -eq 0 ]] || return 3
 }
 
+# cluster_check_env: the HARNESS_CLUSTER_* settings are numbers in range; a
+# usage error otherwise, before anything starts.
+cluster_check_env() {
+  # The highest port is BASE+50+2*20 (the 20th RegionServer's info port).
+  parse_count CLUSTER_PORT_BASE HARNESS_CLUSTER_PORT_BASE "$CLUSTER_PORT_BASE" 1024 65400
+  parse_count CLUSTER_TIMEOUT HARNESS_CLUSTER_TIMEOUT "$CLUSTER_TIMEOUT" 10 86400
+}
+
 cmd_cluster() {
   [[ $# -gt 0 ]] || usage_error "cluster needs start, stop, status, kill ROLE or restart ROLE"
+  cluster_check_env
   local sub=$1
   shift
   case $sub in

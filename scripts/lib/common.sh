@@ -36,6 +36,64 @@ info() {
   printf 'harness: %s\n' "$*" >&2
 }
 
+# parse_count VAR WHAT VALUE MIN MAX: VALUE is a whole decimal number from MIN
+# to MAX (leading zeros are decimal, never octal); sets VAR to it. Otherwise a
+# usage error that names WHAT, before anything is started.
+parse_count() {
+  local var=$1 what=$2 value=$3 min=$4 max=$5 digits
+  [[ $value =~ ^[0-9]+$ ]] || usage_error "$what must be a whole number from $min to $max, not '$value'"
+  digits=${value#"${value%%[!0]*}"}
+  # 18 digits stay below 2^63: longer ones are out of range before bash could overflow.
+  [[ ${#digits} -le 18 ]] || usage_error "$what must be a whole number from $min to $max, not '$value'"
+  value=$((10#${digits:-0}))
+  ((value >= min && value <= max)) || usage_error "$what must be a whole number from $min to $max, not '$3'"
+  printf -v "$var" '%s' "$value"
+}
+
+# size_bytes SIZE: 512m, 2g, 1048576 -> bytes; fails on anything else, and on
+# a size of 2^62 bytes or more (it would overflow bash's arithmetic).
+size_bytes() {
+  local n unit shift=0 digits
+  [[ $1 =~ ^([0-9]+)([kKmMgGtT]?)$ ]] || return 1
+  n=${BASH_REMATCH[1]}
+  unit=${BASH_REMATCH[2],,}
+  digits=${n#"${n%%[!0]*}"}
+  [[ ${#digits} -le 18 ]] || return 1
+  n=$((10#${digits:-0}))
+  case $unit in
+    k) shift=10 ;;
+    m) shift=20 ;;
+    g) shift=30 ;;
+    t) shift=40 ;;
+  esac
+  ((n < (1 << (62 - shift)))) || return 1
+  printf '%s' $((n << shift))
+}
+
+# parse_size VAR WHAT VALUE MIN MAX: VALUE is a size (see size_bytes) from MIN
+# to MAX bytes; sets VAR to the bytes. Otherwise a usage error naming WHAT.
+parse_size() {
+  local var=$1 what=$2 value=$3 min=$4 max=$5 bytes
+  if ! bytes=$(size_bytes "$value") || ((bytes < min || bytes > max)); then
+    usage_error "$what must be a size from $(fmt_size "$min") to $(fmt_size "$max") such as 128m or 1g, not '$value'"
+  fi
+  printf -v "$var" '%s' "$bytes"
+}
+
+# fmt_size BYTES: the shortest exact form, 1048576 -> 1m.
+fmt_size() {
+  local n=$1 u
+  for u in t g m k; do
+    case $u in
+      t) ((n >= 1 << 40 && n % (1 << 40) == 0)) && printf '%st' $((n >> 40)) && return ;;
+      g) ((n >= 1 << 30 && n % (1 << 30) == 0)) && printf '%sg' $((n >> 30)) && return ;;
+      m) ((n >= 1 << 20 && n % (1 << 20) == 0)) && printf '%sm' $((n >> 20)) && return ;;
+      k) ((n >= 1 << 10 && n % (1 << 10) == 0)) && printf '%sk' $((n >> 10)) && return ;;
+    esac
+  done
+  printf '%s' "$n"
+}
+
 # now_s: seconds since the epoch.
 now_s() {
   date +%s

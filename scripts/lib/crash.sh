@@ -35,11 +35,6 @@ fails, 2 on bad input.
 USAGE
 }
 
-# crash_count NAME VALUE MIN MAX: a whole number in range, or a usage error.
-crash_count() {
-  [[ $2 =~ ^[0-9]+$ && $2 -ge $3 && $2 -le $4 ]] || usage_error "$1 must be a number from $3 to $4, not '$2'"
-}
-
 # crash_fail MESSAGE: dies with one line; the traps mark the run folder.
 crash_fail() {
   CRASH_FAILURE=$1
@@ -292,12 +287,12 @@ crash_main() {
             [[ $2 =~ ^(rs|cluster|both|rs-lost)$ ]] || usage_error "crash: --mode must be rs, cluster, both or rs-lost, not '$2'"
             mode=$2
             ;;
-          --rows) crash_count --rows "$2" 1 100000000 && rows=$2 ;;
-          --regions) crash_count --regions "$2" 1 1296 && regions=$2 ;;
-          --regionservers) crash_count --regionservers "$2" 1 20 && rsn=$2 ;;
-          --threads) crash_count --threads "$2" 1 1000 && threads=$2 ;;
-          --value-size) crash_count --value-size "$2" 1 10485760 && value_size=$2 ;;
-          --timeout) crash_count --timeout "$2" 10 86400 && timeout=$2 ;;
+          --rows) parse_count rows "crash: --rows" "$2" 1 100000000 ;;
+          --regions) parse_count regions "crash: --regions" "$2" 1 1296 ;;
+          --regionservers) parse_count rsn "crash: --regionservers" "$2" 1 20 ;;
+          --threads) parse_count threads "crash: --threads" "$2" 1 1000 ;;
+          --value-size) parse_count value_size "crash: --value-size" "$2" 1 10485760 ;;
+          --timeout) parse_count timeout "crash: --timeout" "$2" 10 86400 ;;
           --durability)
             [[ $2 =~ ^(SKIP_WAL|ASYNC_WAL|SYNC_WAL|FSYNC_WAL)$ ]] || usage_error "crash: --durability must be SKIP_WAL, ASYNC_WAL, SYNC_WAL or FSYNC_WAL, not '$2'"
             durability=$2
@@ -337,6 +332,7 @@ crash_main() {
       *) usage_error "crash: unknown option '$1'" ;;
     esac
   done
+  cluster_check_env
   if [[ $mode == rs-lost && $build == patched && " ${confs[*]} " != *" $HOST_WAIT_KEY="* ]]; then
     # Long enough for the rs phase's RegionServer to come back, short enough
     # for the lost phase to wait it out.

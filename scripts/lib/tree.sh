@@ -125,7 +125,7 @@ cmd_prepare() {
     esac
   done
   [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] ||
-    die "'$version' is not an HBase release version (expected X.Y.Z, e.g. $DEFAULT_HBASE_VERSION)"
+    usage_error "prepare: '$version' is not an HBase release version (expected X.Y.Z, e.g. $DEFAULT_HBASE_VERSION)"
 
   local source
   if [[ -n $hbase_dir ]]; then

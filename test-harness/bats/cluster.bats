@@ -124,6 +124,10 @@ live_servers() {
     grep -qE "^$role +up " <<<"$output"
   done
   [ "$(grep -c '^  live localhost,' <<<"$output")" -eq 3 ]
+  # The folder named with a trailing slash is the same cluster.
+  HARNESS_CLUSTER_DIR="$CLUSTER/" run "$HARNESS" cluster status
+  [ "$status" -eq 0 ]
+  grep -qE '^rs1 +up ' <<<"$output"
   # Each role is a JVM of its own, with its own log and data folders.
   [ "$(cluster_pids | wc -l)" -eq 9 ]
   [ -s "$CLUSTER/rs1/logs/rs1.log" ]

@@ -57,6 +57,103 @@ prepared_fake() {
   [[ $output == *"--tests needs"* ]]
 }
 
+@test "help names each command's usage; an unknown one is a usage error" {
+  run "$HARNESS" help
+  [ "$status" -eq 0 ]
+  [[ ${lines[0]} == "usage: scripts/harness COMMAND [OPTIONS]" ]]
+  run "$HARNESS" help bench recovery
+  [ "$status" -eq 0 ]
+  [[ $output == *"usage: scripts/harness bench recovery"* ]]
+  run "$HARNESS" help crash
+  [ "$status" -eq 0 ]
+  [[ $output == *"usage: scripts/harness crash"* ]]
+  run "$HARNESS" help extra
+  [ "$status" -eq 2 ]
+  one_error_line
+  [[ $output == *"help: no command 'extra'"* ]]
+}
+
+@test "every command answers --help, before it checks anything" {
+  local cmd
+  for cmd in all prepare apply export build test review bench cluster crash "bench wal" \
+    "bench write" "bench recovery"; do
+    # shellcheck disable=SC2086
+    JAVA_HOME="$BATS_TEST_TMPDIR/no-jdk" run "$HARNESS" $cmd --help
+    [ "$status" -eq 0 ]
+    [[ $output == *"usage: scripts/harness"* ]]
+  done
+  [ ! -e "$HARNESS_WORK" ]
+}
+
+@test "numbers: leading zeros are decimal, too many digits are refused in one line, nothing is made" {
+  # 08 is eight, not a bad octal number: the error is about --regions.
+  run "$HARNESS" crash --rows 08 --regions 0
+  [ "$status" -eq 2 ]
+  one_error_line
+  [[ ${lines[-1]} == *"crash: --regions must be a whole number from 1 to 1296, not '0'"* ]]
+  run "$HARNESS" bench recovery --reps 08 --regions 0
+  [ "$status" -eq 2 ]
+  one_error_line
+  [[ ${lines[-1]} == *"bench recovery: --regions must be"* ]]
+  run "$HARNESS" crash --rows 999999999999999999999999
+  [ "$status" -eq 2 ]
+  one_error_line
+  [[ ${lines[-1]} == *"--rows must be a whole number from 1 to 100000000"* ]]
+  [ ! -e "$HARNESS_WORK/crash" ]
+  [ ! -e "$HARNESS_WORK/bench" ]
+}
+
+@test "sizes: overflow and sizes out of range are refused in one line, before a run folder" {
+  run "$HARNESS" bench recovery --sizes 99999999999999999999g
+  [ "$status" -eq 2 ]
+  one_error_line
+  [[ ${lines[-1]} == *"'99999999999999999999g'"* ]]
+  run "$HARNESS" bench recovery --sizes 16777216t
+  [ "$status" -eq 2 ]
+  one_error_line
+  [[ ${lines[-1]} == *"each of --sizes must be a size from 1m to 1t"*"not '16777216t'"* ]]
+  run "$HARNESS" bench recovery --sizes 512k
+  [ "$status" -eq 2 ]
+  [[ ${lines[-1]} == *"must be a size from 1m"* ]]
+  run "$HARNESS" bench recovery --sizes 128m,,1g
+  [ "$status" -eq 2 ]
+  one_error_line
+  run "$HARNESS" bench recovery --rs-heap lots
+  [ "$status" -eq 2 ]
+  one_error_line
+  HARNESS_BENCH_RECOVERY_RS_HEAP=lots run "$HARNESS" bench recovery
+  [ "$status" -eq 2 ]
+  one_error_line
+  [ ! -e "$HARNESS_WORK/bench" ]
+}
+
+@test "cluster settings that are not numbers in range are usage errors" {
+  local cmd
+  for cmd in "cluster status" "crash" "bench recovery"; do
+    # shellcheck disable=SC2086
+    HARNESS_CLUSTER_PORT_BASE=abc run "$HARNESS" $cmd
+    [ "$status" -eq 2 ]
+    one_error_line
+    [[ ${lines[-1]} == *"HARNESS_CLUSTER_PORT_BASE must be a whole number from 1024 to 65400, not 'abc'"* ]]
+  done
+  HARNESS_CLUSTER_PORT_BASE=65500 run "$HARNESS" cluster status
+  [ "$status" -eq 2 ]
+  HARNESS_CLUSTER_TIMEOUT=soon run "$HARNESS" cluster status
+  [ "$status" -eq 2 ]
+  [[ ${lines[-1]} == *"HARNESS_CLUSTER_TIMEOUT must be"* ]]
+  [ ! -e "$HARNESS_WORK" ]
+}
+
+@test "test --tests checks its names before anything else" {
+  run "$HARNESS" test --tests 'Foo;rm'
+  [ "$status" -eq 2 ]
+  one_error_line
+  [[ ${lines[-1]} == *"'Foo;rm' is not a test class name"* ]]
+  run "$HARNESS" test --tests TestA,,TestB
+  [ "$status" -eq 2 ]
+  [[ ${lines[-1]} == *"has an empty entry"* ]]
+}
+
 @test "a JAVA_HOME that is not JDK 17 is refused" {
   mkdir -p "$BATS_TEST_TMPDIR/jdk11/bin"
   printf '#!/bin/sh\necho "openjdk version \\"11.0.22\\" 2024-01-16" >&2\n' >"$BATS_TEST_TMPDIR/jdk11/bin/java"
@@ -100,10 +197,15 @@ XML
   [ ! -e "$HARNESS_WORK/state/prepared" ]
 }
 
-@test "a malformed HBase version is refused" {
+@test "a malformed HBase version is a usage error" {
   run "$HARNESS" prepare --hbase-version two.six
+  [ "$status" -eq 2 ]
   one_error_line
   [[ $output == *"'two.six' is not an HBase release version"* ]]
+  run "$HARNESS" prepare --hbase-version 2.6
+  [ "$status" -eq 2 ]
+  one_error_line
+  [ ! -e "$HARNESS_WORK/tree" ]
 }
 
 @test "an HBase version that was never released is refused" {
