@@ -1,12 +1,32 @@
 # shellcheck shell=bash
-# bench recovery: how long a killed RegionServer's regions take to serve
-# again, with the memstore rebuilt from persistent memory (HBASE-20003,
-# SKIP_WAL puts) against WAL split and replay of the same edits (SYNC_WAL
-# puts, no pmem). Same cluster layout for both: the local cluster
-# (cluster.sh) with 2 RegionServers and retained assignment, every region of
-# the table on rs1, hbase:meta and the rest on rs2; rs1 is killed with
-# SIGKILL and restarted at once, and the time runs from the restart until a
-# get succeeds on every region. Steps run through CrashTool (crash.sh).
+#
+# Licensed to the Apache Software Foundation (ASF) under one
+# or more contributor license agreements.  See the NOTICE file
+# distributed with this work for additional information
+# regarding copyright ownership.  The ASF licenses this file
+# to you under the Apache License, Version 2.0 (the
+# "License"); you may not use this file except in compliance
+# with the License.  You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+#
+# bench_recovery.sh owns 'scripts/harness bench recovery': how long a killed
+# RegionServer's regions take to serve again, with the memstore rebuilt from
+# persistent memory (HBASE-20003, SKIP_WAL puts) against WAL split and
+# replay of the same edits (SYNC_WAL puts, no pmem). Same cluster layout for
+# both: the local cluster with 2 RegionServers and retained assignment, every
+# region of the table on rs1, hbase:meta and the rest on rs2; rs1 is killed
+# with SIGKILL and restarted at once, and the time runs from the restart
+# until a get succeeds on every region. The steps are crashrun.sh's.
+#
+# Global it owns, for one run: BENCH_RECOVERY_FAILURES (measurements that
+# lost a row).
 
 bench_recovery_usage() {
   cat <<'USAGE'
@@ -30,160 +50,157 @@ bench_recovery_row_bytes() {
 }
 
 bench_recovery() {
-  local sizes_arg=128m,1g modes_arg=pmem,wal reps=1 regions=8 value_size=1024 threads=8
-  local build=patched rs_heap=${HARNESS_BENCH_RECOVERY_RS_HEAP:-6g} timeout=1800
-  local heap_b
-  while [[ $# -gt 0 ]]; do
-    case $1 in
-      --sizes | --modes | --reps | --regions | --value-size | --threads | --build | --rs-heap | --timeout)
-        [[ $# -ge 2 ]] || usage_error "bench recovery: $1 needs a value"
-        case $1 in
-          --sizes) sizes_arg=$2 ;;
-          --modes) modes_arg=$2 ;;
-          --reps) parse_count reps "bench recovery: --reps" "$2" 1 100 ;;
-          --regions) parse_count regions "bench recovery: --regions" "$2" 1 1296 ;;
-          --value-size) parse_count value_size "bench recovery: --value-size" "$2" 1 10485760 ;;
-          --threads) parse_count threads "bench recovery: --threads" "$2" 1 1000 ;;
-          --timeout) parse_count timeout "bench recovery: --timeout" "$2" 10 86400 ;;
-          --build)
-            [[ $2 == stock || $2 == patched ]] || usage_error "bench recovery: unknown build '$2' (stock or patched)"
-            build=$2
-            ;;
-          --rs-heap)
-            parse_size heap_b "bench recovery: --rs-heap" "$2" $((256 << 20)) $((1 << 40))
-            rs_heap=$2
-            ;;
-        esac
-        shift 2
-        ;;
-      -h | --help)
-        bench_recovery_usage
-        return 0
-        ;;
-      *) usage_error "bench recovery: unknown option '$1'" ;;
-    esac
-  done
-  cluster_check_env
+  local -A o=([sizes]="128m,1g" [modes]="pmem,wal" [reps]=1 [regions]=8 [value_size]=1024 [threads]=8
+    [build]=patched [rs_heap]=${HARNESS_BENCH_RECOVERY_RS_HEAP:-6g} [timeout]=1800)
   local -a sizes=() modes=() size_b=()
-  local s b max_b=0
-  IFS=, read -r -a sizes <<<"$sizes_arg"
+  bench_recovery_parse o "$@"
+  cluster_check_env
+  local s b max_b=0 heap_b m pmem_wanted=0
+  IFS=, read -r -a sizes <<<"${o[sizes]}"
   [[ ${#sizes[@]} -gt 0 ]] || usage_error "bench recovery: --sizes needs a list such as 128m,1g"
   for s in "${sizes[@]}"; do
     parse_size b "bench recovery: each of --sizes" "$s" $((1 << 20)) $((1 << 40))
     size_b+=("$b")
     [[ $b -le $max_b ]] || max_b=$b
   done
-  IFS=, read -r -a modes <<<"$modes_arg"
+  IFS=, read -r -a modes <<<"${o[modes]}"
   [[ ${#modes[@]} -gt 0 ]] || usage_error "bench recovery: --modes needs pmem, wal or both"
-  local m pmem_wanted=0
   for m in "${modes[@]}"; do
-    [[ $m == pmem || $m == wal ]] || usage_error "bench recovery: unknown mode '$m' (pmem or wal)"
+    parse_choice m "bench recovery: each of --modes" "$m" pmem wal
     [[ $m != pmem ]] || pmem_wanted=1
   done
-  parse_size heap_b "bench recovery: --rs-heap" "$rs_heap" $((256 << 20)) $((1 << 40))
+  parse_size heap_b "bench recovery: --rs-heap" "${o[rs_heap]}" $((256 << 20)) $((1 << 40))
   # The memstore must hold the largest size without a flush: 0.6 of the heap,
   # less a margin for the chunks' slack and the replay.
   if ((max_b * 2 > heap_b * 6 / 10)); then
-    usage_error "bench recovery: --rs-heap $rs_heap is too small for $((max_b >> 20)) MiB of memstore data (needs at least $(((max_b * 2 * 10 / 6 >> 30) + 1))g)"
+    usage_error "bench recovery: --rs-heap ${o[rs_heap]} is too small for $((max_b >> 20)) MiB of memstore data (needs at least $(((max_b * 2 * 10 / 6 >> 30) + 1))g)"
   fi
-  export LC_NUMERIC=C
-  require_java
-  CRASH_KIND="bench recovery"
-  crash_preflight "$build" "$pmem_wanted" 2
-  crash_classpath "$build"
-  CRASH_TIMEOUT=$timeout
-  CRASH_TABLE_NAME=harness_recovery
-  crash_run_dir bench/recovery
-  local run=$CRASH_RUN
-  trap 'crash_cleanup "failed (exit status $?)"' EXIT
-  trap 'crash_cleanup "was interrupted"; exit 130' INT
-  trap 'crash_cleanup "was terminated"; exit 143' TERM HUP
-
+  crashrun_begin "bench recovery" bench/recovery "${o[build]}" "$pmem_wanted" 2 "${o[timeout]}" harness_recovery 0
   # The whole table in the memstore of one RegionServer until the kill.
-  local -a common=(--conf "hbase.hregion.memstore.flush.size=$((8 << 30))"
+  local -a server=(--conf "hbase.hregion.memstore.flush.size=$((8 << 30))"
     --conf hbase.regionserver.global.memstore.size=0.6 --conf hfile.block.cache.size=0.1
     --conf hbase.regionserver.optionalcacheflushinterval=0 --conf hbase.regionserver.maxlogs=512
     --conf hbase.hregion.memstore.block.multiplier=4)
   local pmem_size=$((max_b * 2 + (1 << 30)))
-  {
-    printf 'started: %s\nbuild: %s (%s)\nsizes: %s\nmodes: %s\nreps: %s\nregions: %s\n' \
-      "$(date '+%Y-%m-%d %H:%M:%S')" "$build" "$(build_version "$build")" "$sizes_arg" "$modes_arg" "$reps" "$regions"
-    printf 'value size: %s\nthreads: %s\nRegionServer heap: %s\nserver settings: %s\npmem size per RegionServer: %s\n' \
-      "$value_size" "$threads" "$rs_heap" "${common[*]}" "$pmem_size"
-    printf 'machine: %s cores, %s\nload average at the start: %s\n' "$(nproc)" \
-      "$(awk '/MemTotal/ { printf "%.0f GiB RAM", $2 / 1048576 }' /proc/meminfo)" "$(cut -d' ' -f1-3 /proc/loadavg)"
-  } >"$run/run.txt"
-  info "bench recovery: run folder $run"
-  printf 'mode,size,rep,rows,memstore_mb,storefile_mb,load_s,rs_up_s,online_s,sampled,lost\n' >"$run/results.csv.partial"
-  export HARNESS_CLUSTER_RS_HEAP=$rs_heap
-  local i rep mode label rows port1 failures=0
+  bench_recovery_run_txt o "${server[*]}" "$pmem_size" >"$RUN_DIR/run.txt"
+  info "bench recovery: run folder $RUN_DIR"
+  printf 'mode,size,rep,rows,memstore_mb,storefile_mb,load_s,rs_up_s,online_s,sampled,lost\n' \
+    >"$RUN_DIR/results.csv.partial"
+  export HARNESS_CLUSTER_RS_HEAP=${o[rs_heap]}
+  BENCH_RECOVERY_FAILURES=0
+  local i rep mode
   for mode in "${modes[@]}"; do
-    local -a start=(cluster start --build "$build" --regionservers 2 --retain-assignment "${common[@]}")
-    local durability=SYNC_WAL
-    if [[ $mode == pmem ]]; then
-      start+=(--pmem --conf "$PMEM_SIZE_KEY=$pmem_size")
-      durability=SKIP_WAL
-    fi
+    local -a start=(--build "${o[build]}" --regionservers 2 --retain-assignment "${server[@]}")
+    [[ $mode != pmem ]] || start+=(--pmem --conf "$PMEM_SIZE_KEY=$pmem_size")
     info "bench recovery: [$mode] starting the cluster"
-    crash_use_cluster "$run/cluster-$mode"
-    CRASH_STARTED=1
-    crash_harness "${start[@]}"
-    port1=$(role_port rs1)
+    crashrun_cluster_start "$RUN_DIR/cluster-$mode" "${start[@]}"
     for ((i = 0; i < ${#sizes[@]}; i++)); do
-      label=${sizes[$i]}
-      for ((rep = 1; rep <= reps; rep++)); do
-        local tag="$mode$label$rep" t_up row_b
-        tag=${tag//[!A-Za-z0-9]/}
-        row_b=$(bench_recovery_row_bytes "$tag" "$value_size")
-        rows=$(((size_b[i] + row_b - 1) / row_b))
-        info "bench recovery: [$mode $label rep $rep] $rows rows with $durability onto rs1"
-        crash_tool create --regions "$regions"
-        crash_tool gather --port "$port1"
-        crash_tool load --rows "$rows" --tag "$tag" --threads "$threads" --batch 100 --value-size "$value_size" \
-          --durability "$durability" --ledger "$run/acked-$tag.txt"
-        local load_s mem_b file_b
-        load_s=$(crash_field seconds)
-        crash_tool memstore
-        mem_b=$(crash_field bytes)
-        file_b=$(crash_field storefile_bytes)
-        if [[ $file_b -gt 0 ]]; then
-          info "bench recovery: [$mode $label rep $rep] warning: $((file_b >> 20)) MiB were flushed during the load"
-        fi
-        local layout off
-        layout=$(crash_layout)
-        off=$(awk -v p=",$port1," 'index($2, p) == 0' <<<"$layout" | wc -l)
-        [[ $off -eq 0 ]] || crash_fail "bench recovery: $off regions of the table are not on rs1 before the kill"
-        info "bench recovery: [$mode $label rep $rep] $((mem_b >> 20)) MiB in the memstore of rs1; kill -9 rs1, restart"
-        crash_kill_restart "$tag" rs1
-        t_up=$CRASH_UP_MS
-        info "bench recovery: [$mode $label rep $rep] every region serves $(crash_secs "$CRASH_ONLINE_MS") s after the restart began (rs1 up after $(crash_secs "$t_up") s)"
-        local rc=0 lost
-        crash_tool verify --ledger "$run/acked-$tag.txt" --value-size "$value_size" --sample 10000 \
-          --missing "$run/lost-$tag.txt" || rc=$?
-        lost=$(($(crash_field missing) + $(crash_field wrong)))
-        if [[ $lost -ne 0 ]]; then
-          failures=$((failures + 1))
-          info "bench recovery: [$mode $label rep $rep] $lost of $(crash_field checked) sampled acknowledged rows are lost or wrong"
-        fi
-        printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "$mode" "$label" "$rep" "$rows" "$((mem_b >> 20))" \
-          "$((file_b >> 20))" "$load_s" "$(crash_secs "$t_up")" "$(crash_secs "$CRASH_ONLINE_MS")" \
-          "$(crash_field checked)" "$lost" >>"$run/results.csv.partial"
-        crash_tool drop
+      for ((rep = 1; rep <= o[reps]; rep++)); do
+        bench_recovery_measure o "$mode" "${sizes[$i]}" "${size_b[$i]}" "$rep"
       done
     done
     info "bench recovery: [$mode] stopping the cluster"
     crash_cluster_down
-    CRASH_STARTED=0
   done
-  mv "$run/results.csv.partial" "$run/results.csv"
-  bench_recovery_summary "$run/results.csv" "${sizes[@]}" >"$run/summary.md"
+  local run=$RUN_DIR
+  bench_recovery_summary "$run/results.csv.partial" "${sizes[@]}" >"$run/summary.md"
+  run_finish
   echo
   cat "$run/summary.md"
   echo "run folder: $run"
-  CRASH_DONE=1
-  rm -f "$run/INCOMPLETE" "$run/tool.out"
-  crash_cleanup done
-  [[ $failures -eq 0 ]] || die "bench recovery: acknowledged rows were lost in $failures measurements (lost column of $run/results.csv)"
+  [[ $BENCH_RECOVERY_FAILURES -eq 0 ]] ||
+    die "bench recovery: acknowledged rows were lost in $BENCH_RECOVERY_FAILURES measurements (lost column of $run/results.csv)"
+}
+
+# bench_recovery_parse OPTS ARGS...: the command line into the associative
+# array OPTS; --help prints the usage and exits 0.
+# shellcheck disable=SC2034 # brp_o is set through the parse_* functions
+bench_recovery_parse() {
+  local -n brp_o=$1
+  local heap_b
+  shift
+  while [[ $# -gt 0 ]]; do
+    case $1 in
+      --sizes | --modes | --reps | --regions | --value-size | --threads | --build | --rs-heap | --timeout)
+        need_value "bench recovery: $1" $#
+        case $1 in
+          --sizes) brp_o[sizes]=$2 ;;
+          --modes) brp_o[modes]=$2 ;;
+          --reps) parse_count 'brp_o[reps]' "bench recovery: --reps" "$2" 1 100 ;;
+          --regions) parse_count 'brp_o[regions]' "bench recovery: --regions" "$2" 1 1296 ;;
+          --value-size) parse_count 'brp_o[value_size]' "bench recovery: --value-size" "$2" 1 10485760 ;;
+          --threads) parse_count 'brp_o[threads]' "bench recovery: --threads" "$2" 1 1000 ;;
+          --timeout) parse_count 'brp_o[timeout]' "bench recovery: --timeout" "$2" 10 86400 ;;
+          --build) parse_choice 'brp_o[build]' "bench recovery: --build" "$2" stock patched ;;
+          --rs-heap)
+            parse_size heap_b "bench recovery: --rs-heap" "$2" $((256 << 20)) $((1 << 40))
+            brp_o[rs_heap]=$2
+            ;;
+        esac
+        shift 2
+        ;;
+      -h | --help)
+        bench_recovery_usage
+        exit 0
+        ;;
+      *) usage_error "bench recovery: unknown option '$1'" ;;
+    esac
+  done
+}
+
+# bench_recovery_run_txt OPTS SERVER_CONF PMEM_SIZE: what the run is, for run.txt.
+bench_recovery_run_txt() {
+  local -n brr_o=$1
+  printf 'started: %s\nbuild: %s (%s)\nsizes: %s\nmodes: %s\nreps: %s\nregions: %s\n' \
+    "$(date '+%Y-%m-%d %H:%M:%S')" "${brr_o[build]}" "$(build_version "${brr_o[build]}")" "${brr_o[sizes]}" \
+    "${brr_o[modes]}" "${brr_o[reps]}" "${brr_o[regions]}"
+  printf 'value size: %s\nthreads: %s\nRegionServer heap: %s\nserver settings: %s\npmem size per RegionServer: %s\n' \
+    "${brr_o[value_size]}" "${brr_o[threads]}" "${brr_o[rs_heap]}" "$2" "$3"
+  printf 'machine: %s\n' "$(run_machine)"
+}
+
+# bench_recovery_measure OPTS MODE LABEL BYTES REP: one measurement: load
+# BYTES of memstore data onto rs1, kill -9 rs1, restart it, time until every
+# region serves, read a sample of the acknowledged rows back; a row of
+# results.csv.partial.
+bench_recovery_measure() {
+  local -n brm_o=$1
+  local mode=$2 label=$3 bytes=$4 rep=$5 durability=SYNC_WAL port1 tag row_b rows
+  [[ $mode != pmem ]] || durability=SKIP_WAL
+  port1=$(role_port rs1)
+  tag="$mode$label$rep"
+  tag=${tag//[!A-Za-z0-9]/}
+  row_b=$(bench_recovery_row_bytes "$tag" "${brm_o[value_size]}")
+  rows=$(((bytes + row_b - 1) / row_b))
+  local what="bench recovery: [$mode $label rep $rep]"
+  info "$what $rows rows with $durability onto rs1"
+  crash_tool create --regions "${brm_o[regions]}"
+  crash_tool gather --port "$port1"
+  crash_tool load --rows "$rows" --tag "$tag" --threads "${brm_o[threads]}" --batch 100 \
+    --value-size "${brm_o[value_size]}" --durability "$durability" --ledger "$RUN_DIR/acked-$tag.txt"
+  local load_s mem_b file_b off
+  load_s=$(crash_field seconds)
+  crash_tool memstore
+  mem_b=$(crash_field bytes)
+  file_b=$(crash_field storefile_bytes)
+  [[ $file_b -eq 0 ]] || info "$what warning: $((file_b >> 20)) MiB were flushed during the load"
+  off=$(crash_layout | awk -v p=",$port1," 'index($2, p) == 0' | wc -l)
+  [[ $off -eq 0 ]] || run_fail "$what $off regions of the table are not on rs1 before the kill"
+  info "$what $((mem_b >> 20)) MiB in the memstore of rs1; kill -9 rs1, restart"
+  crash_kill_restart "$tag" rs1
+  info "$what every region serves $(crash_secs "$CRASH_ONLINE_MS") s after the restart began (rs1 up after $(crash_secs "$CRASH_UP_MS") s)"
+  local lost
+  crash_tool verify --ledger "$RUN_DIR/acked-$tag.txt" --value-size "${brm_o[value_size]}" --sample 10000 \
+    --missing "$RUN_DIR/lost-$tag.txt" || [[ $? -eq 3 ]] # 3: rows are lost, which the fields count
+  lost=$(($(crash_field missing) + $(crash_field wrong)))
+  if [[ $lost -ne 0 ]]; then
+    BENCH_RECOVERY_FAILURES=$((BENCH_RECOVERY_FAILURES + 1))
+    info "$what $lost of $(crash_field checked) sampled acknowledged rows are lost or wrong"
+  fi
+  printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "$mode" "$label" "$rep" "$rows" "$((mem_b >> 20))" \
+    "$((file_b >> 20))" "$load_s" "$(crash_secs "$CRASH_UP_MS")" "$(crash_secs "$CRASH_ONLINE_MS")" \
+    "$(crash_field checked)" "$lost" >>"$RUN_DIR/results.csv.partial"
+  crash_tool drop
 }
 
 # bench_recovery_summary CSV SIZE...: the medians per mode and size, and the ratio.

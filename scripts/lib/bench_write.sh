@@ -1,31 +1,83 @@
 # shellcheck shell=bash
-# bench write: the write workload end to end, from a client JVM of its own.
-# The driver (test-harness/.../bench/write/WriteBench) checks the options,
+#
+# Licensed to the Apache Software Foundation (ASF) under one
+# or more contributor license agreements.  See the NOTICE file
+# distributed with this work for additional information
+# regarding copyright ownership.  The ASF licenses this file
+# to you under the Apache License, Version 2.0 (the
+# "License"); you may not use this file except in compliance
+# with the License.  You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+#
+# bench_write.sh owns 'scripts/harness bench write': the write workload end
+# to end, from a client JVM of its own. The driver
+# (test-harness/.../bench/write/WriteBench) checks the configurations,
 # starts the embedded mini cluster per configuration (or restarts the local
 # cluster through 'scripts/harness cluster'), and writes the run folder
 # $WORK/bench/write/STAMP (STAMP.partial while it runs, STAMP.failed if it
 # fails; 'latest' points at the last finished run).
+#
+# The options' values are checked here first, with the same bounds as the
+# driver's, so that a bad one is refused in one line before Maven resolves a
+# classpath or javac compiles the driver.
 
-bench_write() {
-  local arg
-  for arg in "$@"; do
-    case $arg in
-      -h | --help)
-        cat <<'USAGE'
+bench_write_usage() {
+  cat <<'USAGE'
 usage: scripts/harness bench write [--target embedded|cluster|HBASE_SITE_XML]
          [--threads 100] [--rows N] [--key-size 120] [--value-size 1024]
          [--regions N] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL|SKIP_WAL]
          [--configs NAME[+NAME],...] [--duration 60] [--verify]
          [--table NAME] [--regionservers 3] [--conf KEY=VALUE ...]
-Configurations: see the README (default, stock, patched, wal-fshlog,
-wal-asyncfs, sync-wal, fsync-wal, async-wal, skip-wal, client-tuned,
-splits-off, compactions-off, blocking-raised, pmem-skip-wal, pmem-sync-wal,
-stock-sync-wal).
+Configurations: see test-harness/README.md (default, stock, patched,
+wal-fshlog, wal-asyncfs, sync-wal, fsync-wal, async-wal, skip-wal,
+client-tuned, splits-off, compactions-off, blocking-raised, pmem-skip-wal,
+pmem-sync-wal, stock-sync-wal).
 USAGE
-        return 0
+}
+
+# bench_write_check ARGS...: every option is known and its value in range;
+# --help prints the usage and exits 0.
+bench_write_check() {
+  # shellcheck disable=SC2034 # v takes each checked value; the driver parses them again
+  local v
+  while [[ $# -gt 0 ]]; do
+    case $1 in
+      -h | --help)
+        bench_write_usage
+        exit 0
         ;;
+      --verify)
+        shift
+        continue
+        ;;
+      --target | --threads | --rows | --key-size | --value-size | --regions | --regionservers | --duration | \
+        --durability | --configs | --table | --conf) need_value "bench write: $1" $# ;;
+      *) usage_error "bench write: unknown option '$1'" ;;
     esac
+    case $1 in
+      --threads) parse_count v "bench write: --threads" "$2" 1 5000 ;;
+      --rows) parse_count v "bench write: --rows" "$2" 1 999999999999999999 ;;
+      --key-size) parse_count v "bench write: --key-size" "$2" 8 32767 ;;
+      --value-size) parse_count v "bench write: --value-size" "$2" 1 67108864 ;;
+      --regions) parse_count v "bench write: --regions" "$2" 1 1296 ;;
+      --regionservers) parse_count v "bench write: --regionservers" "$2" 1 10 ;;
+      --duration) parse_count v "bench write: --duration" "$2" 1 604800 ;;
+      --durability) parse_choice v "bench write: --durability" "${2^^}" SYNC_WAL FSYNC_WAL ASYNC_WAL SKIP_WAL ;;
+      --conf) parse_conf v "bench write: --conf" "$2" ;;
+    esac
+    shift 2
   done
+}
+
+bench_write() {
+  bench_write_check "$@"
   require_java
   local stock_cp patched_cp="" classes default_build=stock default_configs=stock
   stock_cp=$(build_classpath stock)
@@ -51,9 +103,7 @@ USAGE
     fi
   done
   props+=(-Dharness.pmem.builds="$pmem_builds")
-  local rc=0
-  "$JAVA_HOME/bin/java" -Xmx"${HARNESS_BENCH_CLIENT_HEAP:-1g}" -XX:+UseG1GC "${HARNESS_JVM_OPENS[@]}" \
+  "$JAVA_HOME/bin/java" -Xmx"${HARNESS_BENCH_CLIENT_HEAP:-1g}" -XX:+UseG1GC "${JVM_FLAGS[@]}" \
     "${props[@]}" -cp "$classes:$(cat "$stock_cp")" \
-    org.apache.hadoop.hbase.harness.bench.write.WriteBench --out "$out" "$@" </dev/null 9>&- || rc=$?
-  return "$rc"
+    org.apache.hadoop.hbase.harness.bench.write.WriteBench --out "$out" "$@" </dev/null 9>&-
 }

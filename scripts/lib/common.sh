@@ -1,24 +1,44 @@
 # shellcheck shell=bash
-# Shared helpers of scripts/harness: paths, errors, the JDK and Maven, state files.
+#
+# Licensed to the Apache Software Foundation (ASF) under one
+# or more contributor license agreements.  See the NOTICE file
+# distributed with this work for additional information
+# regarding copyright ownership.  The ASF licenses this file
+# to you under the Apache License, Version 2.0 (the
+# "License"); you may not use this file except in compliance
+# with the License.  You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+#
+# common.sh owns what every command shares: the paths of the checkout and of
+# the work folder, the one-line messages and exits (die: 1, usage_error: 2),
+# time formatting, and the state of the work tree (prepared, applied, the
+# HBase version, the series' patches and modules). It sources the other
+# libraries, so that scripts/harness and the bats tests load one file.
+#
+# Globals it sets, read everywhere: HARNESS_ROOT (the checkout), WORK (the
+# work folder, HARNESS_WORK), PATCHES (HARNESS_PATCHES), TREE, STATE, LOGS,
+# BASELINE_TAG, DEFAULT_HBASE_VERSION, PATCHED_SUFFIX.
 
 HARNESS_ROOT=${HARNESS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 WORK=${HARNESS_WORK:-$HARNESS_ROOT/work}
 PATCHES=${HARNESS_PATCHES:-$HARNESS_ROOT/patches}
 TREE=$WORK/tree
 STATE=$WORK/state
+# shellcheck disable=SC2034 # read by the other libraries, as the ones below
 LOGS=$WORK/logs
 # The tag that marks the unpatched baseline commit in the work tree.
+# shellcheck disable=SC2034
 BASELINE_TAG=harness-baseline
 # The HBase release the series targets, and the suffix of the patched artifacts.
 DEFAULT_HBASE_VERSION=2.6.4
 PATCHED_SUFFIX=patched
-
-# The JVM options HBase and Hadoop need on JDK 17: every JVM the harness starts gets them.
-JDK17_JVM_OPTS=(--add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED
-  --add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED
-  --add-opens java.base/java.util=ALL-UNNAMED --add-opens java.base/java.util.concurrent=ALL-UNNAMED
-  --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -Dio.netty.tryReflectionSetAccessible=true
-  -Djava.net.preferIPv4Stack=true -Djava.awt.headless=true)
 
 # die MESSAGE: one clear line on stderr, exit 1.
 die() {
@@ -32,66 +52,9 @@ usage_error() {
   exit 2
 }
 
+# info MESSAGE: a progress line on stderr.
 info() {
   printf 'harness: %s\n' "$*" >&2
-}
-
-# parse_count VAR WHAT VALUE MIN MAX: VALUE is a whole decimal number from MIN
-# to MAX (leading zeros are decimal, never octal); sets VAR to it. Otherwise a
-# usage error that names WHAT, before anything is started.
-parse_count() {
-  local var=$1 what=$2 value=$3 min=$4 max=$5 digits
-  [[ $value =~ ^[0-9]+$ ]] || usage_error "$what must be a whole number from $min to $max, not '$value'"
-  digits=${value#"${value%%[!0]*}"}
-  # 18 digits stay below 2^63: longer ones are out of range before bash could overflow.
-  [[ ${#digits} -le 18 ]] || usage_error "$what must be a whole number from $min to $max, not '$value'"
-  value=$((10#${digits:-0}))
-  ((value >= min && value <= max)) || usage_error "$what must be a whole number from $min to $max, not '$3'"
-  printf -v "$var" '%s' "$value"
-}
-
-# size_bytes SIZE: 512m, 2g, 1048576 -> bytes; fails on anything else, and on
-# a size of 2^62 bytes or more (it would overflow bash's arithmetic).
-size_bytes() {
-  local n unit shift=0 digits
-  [[ $1 =~ ^([0-9]+)([kKmMgGtT]?)$ ]] || return 1
-  n=${BASH_REMATCH[1]}
-  unit=${BASH_REMATCH[2],,}
-  digits=${n#"${n%%[!0]*}"}
-  [[ ${#digits} -le 18 ]] || return 1
-  n=$((10#${digits:-0}))
-  case $unit in
-    k) shift=10 ;;
-    m) shift=20 ;;
-    g) shift=30 ;;
-    t) shift=40 ;;
-  esac
-  ((n < (1 << (62 - shift)))) || return 1
-  printf '%s' $((n << shift))
-}
-
-# parse_size VAR WHAT VALUE MIN MAX: VALUE is a size (see size_bytes) from MIN
-# to MAX bytes; sets VAR to the bytes. Otherwise a usage error naming WHAT.
-parse_size() {
-  local var=$1 what=$2 value=$3 min=$4 max=$5 bytes
-  if ! bytes=$(size_bytes "$value") || ((bytes < min || bytes > max)); then
-    usage_error "$what must be a size from $(fmt_size "$min") to $(fmt_size "$max") such as 128m or 1g, not '$value'"
-  fi
-  printf -v "$var" '%s' "$bytes"
-}
-
-# fmt_size BYTES: the shortest exact form, 1048576 -> 1m.
-fmt_size() {
-  local n=$1 u
-  for u in t g m k; do
-    case $u in
-      t) ((n >= 1 << 40 && n % (1 << 40) == 0)) && printf '%st' $((n >> 40)) && return ;;
-      g) ((n >= 1 << 30 && n % (1 << 30) == 0)) && printf '%sg' $((n >> 30)) && return ;;
-      m) ((n >= 1 << 20 && n % (1 << 20) == 0)) && printf '%sm' $((n >> 20)) && return ;;
-      k) ((n >= 1 << 10 && n % (1 << 10) == 0)) && printf '%sk' $((n >> 10)) && return ;;
-    esac
-  done
-  printf '%s' "$n"
 }
 
 # now_s: seconds since the epoch.
@@ -103,109 +66,6 @@ now_s() {
 fmt_duration() {
   local s=$1
   printf '%dm %02ds' $((s / 60)) $((s % 60))
-}
-
-# java_major JAVA_BIN: prints the major version of that java, or nothing.
-java_major() {
-  local out
-  out=$("$1" -version 2>&1 | head -n 1) || return 0
-  # openjdk version "17.0.15" 2025-04-15  /  java version "1.8.0_402"
-  out=${out#*\"}
-  out=${out%%\"*}
-  case $out in
-    1.*) out=${out#1.} ;;
-  esac
-  printf '%s' "${out%%[.+-]*}"
-}
-
-# require_java: finds a JDK 17 and exports JAVA_HOME and PATH for it.
-# JAVA_HOME wins when set; then java on PATH; then /usr/lib/jvm.
-require_java() {
-  local candidate major
-  if [[ -n ${JAVA_HOME:-} ]]; then
-    if [[ ! -x $JAVA_HOME/bin/javac ]]; then
-      die "JAVA_HOME=$JAVA_HOME is not a JDK (no bin/javac); point it at a JDK 17"
-    fi
-    major=$(java_major "$JAVA_HOME/bin/java")
-    [[ $major == 17 ]] || die "JAVA_HOME=$JAVA_HOME is JDK ${major:-unknown}, the harness needs JDK 17"
-  else
-    for candidate in "$(command -v javac 2>/dev/null || true)" /usr/lib/jvm/*17*/bin/javac; do
-      [[ -n $candidate && -x $candidate ]] || continue
-      candidate=$(readlink -f "$candidate")
-      candidate=${candidate%/bin/javac}
-      if [[ $(java_major "$candidate/bin/java") == 17 ]]; then
-        JAVA_HOME=$candidate
-        break
-      fi
-    done
-    [[ -n ${JAVA_HOME:-} ]] || die "no JDK 17 found (set JAVA_HOME, or install openjdk-17-jdk-headless)"
-  fi
-  export JAVA_HOME
-  PATH=$JAVA_HOME/bin:$PATH
-  export PATH
-}
-
-# require_mvn: Maven on PATH.
-require_mvn() {
-  command -v mvn >/dev/null 2>&1 || die "Maven (mvn) is not on PATH; install it (Debian: apt-get install maven)"
-}
-
-# mvn_args: the arguments every Maven call gets.
-mvn_args() {
-  MVN_ARGS=(-B -e -ntp)
-  if [[ -n ${HARNESS_M2_REPO:-} ]]; then
-    MVN_ARGS+=("-Dmaven.repo.local=$HARNESS_M2_REPO")
-  fi
-  if [[ -n ${HARNESS_MAVEN_SETTINGS:-} ]]; then
-    MVN_ARGS+=(-s "$HARNESS_MAVEN_SETTINGS")
-  fi
-}
-
-# mvn_run LOG ARGS...: runs Maven with its output in LOG. On failure prints
-# one line that says why (network, missing artifact, compile error) and
-# returns Maven's status; the caller decides whether that is fatal.
-mvn_run() {
-  local log=$1
-  shift
-  mvn_args
-  mkdir -p "$(dirname "$log")"
-  local rc=0
-  mvn "${MVN_ARGS[@]}" "$@" >"$log" 2>&1 || rc=$?
-  if [[ $rc -ne 0 ]]; then
-    MVN_FAILURE=$(mvn_failure_reason "$log")
-  fi
-  return "$rc"
-}
-
-# mvn_failure_reason LOG: a one-line cause of a failed Maven run.
-mvn_failure_reason() {
-  local log=$1 line
-  if line=$(grep -m1 -E 'Could not transfer|Connection refused|UnknownHostException|Network is unreachable|connect timed out|No route to host|Name or service not known' "$log"); then
-    local url cause
-    url=$(grep -o -m1 -E 'from/to [^ ]+ \([^)]+\)' <<<"$line" | sed -E 's/^from\/to //')
-    cause=$(grep -o -m1 -E 'Connection refused|connect timed out|Connection timed out|UnknownHostException: [^ ,:]+|Network is unreachable|No route to host|Name or service not known' "$log" || true)
-    printf 'cannot reach the Maven repository%s: %s' "${url:+ $url}" "${cause:-transfer failed}"
-  elif line=$(grep -m1 -E 'Could not find artifact|Failure to find|was not found in|Could not resolve dependencies' "$log"); then
-    printf '%s' "$(trim_mvn_line "$line")"
-  elif line=$(grep -m1 -E '^\[ERROR\] .*\.java:\[[0-9]+' "$log"); then
-    printf 'compilation failed: %s' "$(trim_mvn_line "$line")"
-  elif line=$(grep -m1 -E '^\[ERROR\] ' "$log"); then
-    printf '%s' "$(trim_mvn_line "$line")"
-  else
-    printf 'Maven failed, see %s' "$log"
-  fi
-}
-
-trim_mvn_line() {
-  local l=$1
-  l=${l#\[ERROR\] }
-  l=${l#Failed to execute goal }
-  printf '%.400s' "$l"
-}
-
-# mvn_fail_die LOG WHAT: dies with the Maven failure reason.
-mvn_fail_die() {
-  die "$2: ${MVN_FAILURE:-Maven failed} (log: $1)"
 }
 
 # require_tree: the work tree exists and was completed by prepare.
@@ -275,3 +135,11 @@ tree_state_hash() {
   GIT_INDEX_FILE=$idx git -C "$TREE" write-tree
   rm -f "$idx"
 }
+
+# The libraries, each of which says in its header what it owns.
+for lib in args toolchain runs classpath cluster_conf cluster_proc pmem cluster crashrun \
+  tree build test review bench_wal bench_write bench_recovery crash; do
+  # shellcheck source=/dev/null
+  source "$HARNESS_ROOT/scripts/lib/$lib.sh"
+done
+unset lib

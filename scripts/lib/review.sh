@@ -1,6 +1,27 @@
 # shellcheck shell=bash
-# review: a precommit vote table in the shape Apache Yetus test-patch
-# prints for HBase.
+#
+# Licensed to the Apache Software Foundation (ASF) under one
+# or more contributor license agreements.  See the NOTICE file
+# distributed with this work for additional information
+# regarding copyright ownership.  The ASF licenses this file
+# to you under the Apache License, Version 2.0 (the
+# "License"); you may not use this file except in compliance
+# with the License.  You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+#
+# review.sh owns 'scripts/harness review': a precommit vote table in the
+# shape Apache Yetus test-patch prints for HBase (patch applies, @author,
+# whitespace, test4tests, compile, javac, checkstyle, unit, export
+# round-trip), also written to work/review/vote.txt.
+#
+# Globals it owns, for one review: VOTE_ROWS and VOTE_FAILED.
 
 VOTE_ROWS=()
 VOTE_FAILED=0
@@ -248,4 +269,14 @@ cmd_review() {
   } | tee "$out"
   info "review: table written to $out"
   [[ $VOTE_FAILED -eq 0 ]] || die "review: -1 overall"
+}
+
+review_usage() {
+  cat <<'USAGE'
+usage: scripts/harness review
+The precommit vote table: patch applies, @author, whitespace, test4tests,
+compile, javac (new warnings against the baseline), checkstyle (HBase's rules;
+new violations in the changed files), unit (the series' test classes), export
+round-trip. Also written to work/review/vote.txt; non-zero on any -1.
+USAGE
 }

@@ -1,5 +1,26 @@
 # shellcheck shell=bash
-# prepare, apply and export: the git work tree that the series applies to.
+#
+# Licensed to the Apache Software Foundation (ASF) under one
+# or more contributor license agreements.  See the NOTICE file
+# distributed with this work for additional information
+# regarding copyright ownership.  The ASF licenses this file
+# to you under the Apache License, Version 2.0 (the
+# "License"); you may not use this file except in compliance
+# with the License.  You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+#
+# tree.sh owns 'scripts/harness prepare', 'apply' and 'export': the git
+# work tree (work/tree) that the series applies to, made from the released
+# -sources jars or from an HBase checkout, with the baseline commit tagged
+# harness-baseline; applying patches/ onto it with git am; and writing the
+# work tree's commits back to patches/.
 
 # Paths inside a released -sources jar that upstream generates at build time
 # and that therefore must not pose as sources in the baseline. Their compiled
@@ -349,4 +370,18 @@ cmd_export() {
   rm -rf "$tmp"
   printf '%s\n%s\n' "$(series_hash)" "$(tgit rev-parse HEAD)" >"$STATE/applied"
   info "export: $(series_entries | wc -l) patches written to $PATCHES"
+}
+
+tree_usage() {
+  cat <<'USAGE'
+usage: scripts/harness prepare [--hbase-dir DIR] [--hbase-version X.Y.Z] [--force]
+       scripts/harness apply [--force]
+       scripts/harness export
+prepare makes the git work tree work/tree with the baseline source of every
+module the series touches, from the released -sources jars (default) or from
+the HBase checkout DIR at that version; the baseline commit is tagged
+harness-baseline. apply runs git am on patches/ in series order onto the
+baseline; it never discards commits not exported (--force does). export
+rewrites patches/ from the work tree's commits above the baseline.
+USAGE
 }

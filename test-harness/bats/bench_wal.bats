@@ -1,4 +1,21 @@
 #!/usr/bin/env bats
+#
+# Licensed to the Apache Software Foundation (ASF) under one
+# or more contributor license agreements.  See the NOTICE file
+# distributed with this work for additional information
+# regarding copyright ownership.  The ASF licenses this file
+# to you under the Apache License, Version 2.0 (the
+# "License"); you may not use this file except in compliance
+# with the License.  You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+#
 # scripts/harness bench wal: bad input is refused in one line, before anything
 # slow starts (no build, no Maven, no MiniDFSCluster), and the helpers that
 # format progress and build the patched classpath.
@@ -24,29 +41,29 @@ refused() {
 
 @test "bench wal: a non-numeric thread list is refused" {
   run "$HARNESS" bench wal --threads 1,four,16
-  refused "'four' is not a whole number"
+  refused "each must be a whole number from 1 to 100000, not 'four'"
   run "$HARNESS" bench wal --threads 1,-4
-  refused "'-4' is not a whole number"
+  refused "not '-4'"
   run "$HARNESS" bench wal --threads "1 4"
-  refused "is not a whole number"
+  refused "not '1 4'"
 }
 
 @test "bench wal: an empty thread list or an empty entry is refused" {
   run "$HARNESS" bench wal --threads ""
-  refused "--threads needs a comma-separated list"
+  refused "--threads must be a comma-separated list such as 1,4,16, not ''"
   run "$HARNESS" bench wal --threads 1,,16
-  refused "has an empty entry"
+  refused "must be a comma-separated list such as 1,4,16, not '1,,16'"
   run "$HARNESS" bench wal --threads 1,16,
-  refused "has an empty entry"
+  refused "not '1,16,'"
   run "$HARNESS" bench wal --threads ,
-  refused "has an empty entry"
+  refused "not ','"
 }
 
 @test "bench wal: fewer than one thread is refused" {
   run "$HARNESS" bench wal --threads 0
-  refused "thread counts must be at least 1"
+  refused "from 1 to 100000, not '0'"
   run "$HARNESS" bench wal --threads 4,000
-  refused "thread counts must be at least 1"
+  refused "from 1 to 100000, not '000'"
 }
 
 @test "bench wal: a thread count named twice is refused" {
@@ -56,11 +73,13 @@ refused() {
 
 @test "bench wal: fewer than one repetition is refused" {
   run "$HARNESS" bench wal --reps 0
-  refused "--reps must be at least 1, not 0"
+  refused "--reps must be a whole number from 1 to 1000, not '0'"
   run "$HARNESS" bench wal --reps three
-  refused "--reps must be a whole number, not 'three'"
+  refused "--reps must be a whole number from 1 to 1000, not 'three'"
   run "$HARNESS" bench wal --reps ""
-  refused "--reps needs a value"
+  refused "--reps must be a whole number from 1 to 1000, not ''"
+  run "$HARNESS" bench wal --reps 1001
+  refused "--reps must be a whole number from 1 to 1000, not '1001'"
 }
 
 @test "bench wal: fewer edits than threads is refused" {
@@ -69,11 +88,11 @@ refused() {
   run "$HARNESS" bench wal --edits 100
   refused "--edits 100 is fewer than 256 threads"
   run "$HARNESS" bench wal --edits 0
-  refused "--edits must be at least 1"
+  refused "--edits must be a whole number from 1 to 1000000000, not '0'"
   run "$HARNESS" bench wal --edits 1e6
-  refused "--edits must be a whole number, not '1e6'"
-  run "$HARNESS" bench wal --edits 99999999999
-  refused "--edits 99999999999 is too large"
+  refused "--edits must be a whole number from 1 to 1000000000, not '1e6'"
+  run "$HARNESS" bench wal --edits 99999999999999999999
+  refused "not '99999999999999999999'"
 }
 
 @test "bench wal: an unknown option, or an option without its value, is refused" {
@@ -89,7 +108,7 @@ refused() {
 
 @test "bench wal: a bad HARNESS_BENCH_TIMEOUT is refused" {
   HARNESS_BENCH_TIMEOUT=soon run "$HARNESS" bench wal
-  refused "HARNESS_BENCH_TIMEOUT must be a number of seconds"
+  refused "HARNESS_BENCH_TIMEOUT must be a whole number from 1 to 86400, not 'soon'"
 }
 
 @test "bench wal: --help prints its usage" {
@@ -104,8 +123,6 @@ load_lib() {
   HARNESS_ROOT="$BATS_TEST_DIRNAME/../.."
   # shellcheck source=../../scripts/lib/common.sh
   source "$HARNESS_ROOT/scripts/lib/common.sh"
-  # shellcheck source=../../scripts/lib/bench_wal.sh
-  source "$HARNESS_ROOT/scripts/lib/bench_wal.sh"
 }
 
 @test "bench wal: progress numbers are grouped by thousands" {
@@ -121,7 +138,7 @@ load_lib() {
   local r=/m2/org/apache/hbase s=2.6.4-hadoop3 p=2.6.4-hadoop3-patched
   local stock="$r/hbase-server/$s/hbase-server-$s.jar:/m2/metrics-core-3.2.6.jar:$r/hbase-common/$s/hbase-common-$s.jar:$r/hbase-server/$s/hbase-server-$s-tests.jar"
   local patched="$r/hbase-server/$p/hbase-server-$p.jar:/m2/metrics-core-3.2.4.jar:$r/hbase-common/$s/hbase-common-$s.jar:$r/hbase-server/$p/hbase-server-$p-tests.jar:$r/hbase-foo/$p/hbase-foo-$p.jar"
-  run bench_wal_swap "$stock" "$patched"
+  run classpath_swap "$stock" "$patched"
   [ "$status" -eq 0 ]
   [ "$output" = "$r/hbase-server/$p/hbase-server-$p.jar:/m2/metrics-core-3.2.6.jar:$r/hbase-common/$s/hbase-common-$s.jar:$r/hbase-server/$p/hbase-server-$p-tests.jar:$r/hbase-foo/$p/hbase-foo-$p.jar" ]
 }

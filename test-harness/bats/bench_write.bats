@@ -1,4 +1,21 @@
 #!/usr/bin/env bats
+#
+# Licensed to the Apache Software Foundation (ASF) under one
+# or more contributor license agreements.  See the NOTICE file
+# distributed with this work for additional information
+# regarding copyright ownership.  The ASF licenses this file
+# to you under the Apache License, Version 2.0 (the
+# "License"); you may not use this file except in compliance
+# with the License.  You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+#
 # scripts/harness bench write: bad input fails in one line and leaves no
 # finished-looking result; a short run on the embedded mini cluster writes
 # the CSV, the summary table and the chart, and reads back every sampled
@@ -44,10 +61,25 @@ XML
     one_error_line
   done
   run "$HARNESS" bench write --value-size 0
-  [[ $output == *"--value-size must be from 1 to"* ]]
+  [[ $output == *"--value-size must be a whole number from 1 to 67108864, not '0'"* ]]
   run "$HARNESS" bench write --configs nope
   [[ $output == *"unknown configuration 'nope' (known: default, stock, patched,"* ]]
   no_finished_run
+}
+
+@test "a bad number is refused before Maven or javac runs, on a fresh work folder" {
+  local fresh=$BATS_TEST_TMPDIR/fresh
+  HARNESS_WORK=$fresh run "$HARNESS" bench write --threads abc
+  [ "$status" -eq 2 ]
+  one_error_line
+  [[ $output == *"bench write: --threads must be a whole number from 1 to 5000, not 'abc'"* ]]
+  [ ! -e "$fresh/logs" ]
+  [ ! -e "$fresh/classpath" ]
+  [ ! -e "$fresh/classes" ]
+  HARNESS_WORK=$fresh run "$HARNESS" bench write --rows 08x
+  [ "$status" -eq 2 ]
+  [[ $output == *"not '08x'"* ]]
+  [ ! -e "$fresh/logs" ]
 }
 
 @test "a target that is no file, or server settings on a given cluster, are refused up front" {

@@ -1,4 +1,21 @@
 #!/usr/bin/env bats
+#
+# Licensed to the Apache Software Foundation (ASF) under one
+# or more contributor license agreements.  See the NOTICE file
+# distributed with this work for additional information
+# regarding copyright ownership.  The ASF licenses this file
+# to you under the Apache License, Version 2.0 (the
+# "License"); you may not use this file except in compliance
+# with the License.  You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+#
 # The harness's bad-input and round-trip behaviour. Most cases use a small
 # fake HBase checkout (prepare --hbase-dir), so they run in seconds; the
 # jar-based cases need Maven Central or a warm local repository.
@@ -394,7 +411,7 @@ XML
   local lib="$BATS_TEST_DIRNAME/../../scripts/lib"
   run timeout 20 bash -c "
     set -euo pipefail
-    source '$lib/common.sh'; source '$lib/tree.sh'; source '$lib/build.sh'
+    source '$lib/common.sh'
     require_java() { :; }; require_mvn() { :; }; require_applied() { :; }
     build_locked() { echo built; }
     mkdir -p \"\$STATE\"
@@ -408,8 +425,6 @@ XML
 @test "test: a stock test that failed and then passed on its rerun is named as flaky" {
   # shellcheck source=/dev/null
   source "$BATS_TEST_DIRNAME/../../scripts/lib/common.sh"
-  # shellcheck source=/dev/null
-  source "$BATS_TEST_DIRNAME/../../scripts/lib/build.sh"
   local log=$BATS_TEST_TMPDIR/surefire.log
   cat >"$log" <<'LOG'
 [INFO] Results:
@@ -434,12 +449,60 @@ LOG
 @test "test: Class#method entries of the stock list are names, and # after a blank is a comment" {
   # shellcheck source=/dev/null
   source "$BATS_TEST_DIRNAME/../../scripts/lib/common.sh"
-  # shellcheck source=/dev/null
-  source "$BATS_TEST_DIRNAME/../../scripts/lib/build.sh"
   run stock_tests 0
   [[ $output == *"TestMemStoreLAB#testLABRandomAllocation+"* ]]
   [[ $output != *"testLABThreading"* ]]
   run stock_tests 1
   [[ $output == *"TestFSHLog"* ]]
   [[ $output != *"TestLogRolling"$'\n'* && $output != *$'\n'"TestLogRolling" ]]
+}
+
+@test "args: lists, choices and KEY=VALUE are checked by one family, each a one-line usage error" {
+  local lib="$BATS_TEST_DIRNAME/../../scripts/lib"
+  run bash -c "source '$lib/common.sh'; parse_count_list t 'x: --threads' 1,016,64 1 100; echo \"\${t[*]}\""
+  [ "$status" -eq 0 ]
+  [ "$output" = "1 16 64" ]
+  run bash -c "source '$lib/common.sh'; parse_count_list t 'x: --threads' 1,101 1 100"
+  [ "$status" -eq 2 ]
+  [ "$output" = "harness: usage error: x: --threads '1,101': each must be a whole number from 1 to 100, not '101' (see scripts/harness help)" ]
+  run bash -c "source '$lib/common.sh'; parse_count_list t 'x: --threads' 4,04 1 100"
+  [ "$status" -eq 2 ]
+  [[ $output == *"names 4 twice"* ]]
+  run bash -c "source '$lib/common.sh'; parse_choice v 'x: --mode' rs-lost rs cluster rs-lost; echo \$v"
+  [ "$output" = "rs-lost" ]
+  run bash -c "source '$lib/common.sh'; parse_choice v 'x: --mode' all rs cluster"
+  [ "$status" -eq 2 ]
+  [ "$output" = "harness: usage error: x: --mode must be one of rs, cluster, not 'all' (see scripts/harness help)" ]
+  run bash -c "source '$lib/common.sh'; parse_conf v 'x: --conf' 'a.b=c=d'; echo \$v"
+  [ "$output" = "a.b=c=d" ]
+  run bash -c "source '$lib/common.sh'; parse_conf v 'x: --conf' '=c'"
+  [ "$status" -eq 2 ]
+}
+
+@test "runs: a run stopped before its end says why in INCOMPLETE; a finished one has results.csv and no INCOMPLETE" {
+  local lib="$BATS_TEST_DIRNAME/../../scripts/lib" work=$BATS_TEST_TMPDIR/runs
+  run env HARNESS_WORK="$work" bash -c "set -euo pipefail; source '$lib/common.sh'
+    stopped() { echo stopped >&2; }
+    run_begin kind 'my run' stopped
+    printf 'a\\n1\\n' >\"\$RUN_DIR/results.csv.partial\"
+    RUN_PROGRESS='after 1 of 2'
+    run_fail 'my run: it broke'"
+  [ "$status" -eq 1 ]
+  [[ $output == *"stopped"* ]]
+  local d
+  d=$(echo "$work"/kind/*)
+  grep -q "This run did not finish: it failed (exit status 1) after 1 of 2." "$d/INCOMPLETE"
+  grep -q "my run: it broke" "$d/INCOMPLETE"
+  [ -f "$d/results.csv.partial" ]
+  [ ! -e "$d/results.csv" ]
+  rm -rf "$work"
+  run env HARNESS_WORK="$work" bash -c "set -euo pipefail; source '$lib/common.sh'
+    run_begin kind 'my run' ''
+    printf 'a\\n1\\n' >\"\$RUN_DIR/results.csv.partial\"
+    run_finish"
+  [ "$status" -eq 0 ]
+  d=$(echo "$work"/kind/*)
+  [ ! -e "$d/INCOMPLETE" ]
+  [ "$(cat "$d/results.csv")" = "$(printf 'a\n1')" ]
+  grep -q '^finished: ' "$d/run.txt"
 }
