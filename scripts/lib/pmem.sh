@@ -98,7 +98,7 @@ pmem_prepare() {
   [[ ! -e $base || -d $base ]] || pmem_fail "cluster: --pmem $base is not a directory"
   if [[ ! -d $base ]]; then
     # The parents with the default mode; the base itself 0700.
-    err=$(mkdir -p -- "$(dirname -- "$base")" 2>&1 && mkdir -m 0700 -- "$base" 2>&1) || pmem_fail "cluster: cannot create the pmem folder $base: ${err##*: }"
+    err=$(mkdir -p -- "$base" 2>&1 && chmod 0700 -- "$base" 2>&1) || pmem_fail "cluster: cannot create the pmem folder $base: ${err##*: }"
     PMEM_NEW+=("$base")
     err=$( { : >"$base/$PMEM_MARK"; } 2>&1) || pmem_fail "cluster: cannot write in the pmem folder $base: ${err##*: }"
   fi
@@ -142,7 +142,7 @@ pmem_ensure_role() {
   d=$base/$1
   [[ -d $d ]] && return 0
   if [[ ! -d $base ]]; then
-    if ! mkdir -p -- "$(dirname -- "$base")" || ! mkdir -m 0700 -- "$base"; then
+    if ! mkdir -p -- "$base" || ! chmod 0700 -- "$base"; then
       die "cluster: cannot create the pmem folder $base"
     fi
   fi

@@ -57,7 +57,7 @@ live_servers() {
   [ "$status" -eq 2 ]
   run "$HARNESS" cluster start --build nightly
   [ "$status" -eq 2 ]
-  [[ $output == *"unknown build 'nightly'"* ]]
+  [[ $output == *"--build must be one of stock, patched, not 'nightly'"* ]]
   run "$HARNESS" cluster start --conf novalue
   [ "$status" -eq 2 ]
   [[ $output == *"is not KEY=VALUE"* ]]

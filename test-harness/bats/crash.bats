@@ -65,7 +65,7 @@ has_pmem() {
     one_error_line
   done
   run "$HARNESS" crash --mode all
-  [[ $output == *"--mode must be rs, cluster, both or rs-lost, not 'all'"* ]]
+  [[ $output == *"--mode must be one of rs, cluster, both, rs-lost, not 'all'"* ]]
   run "$HARNESS" crash --pmem ""
   [ "$status" -eq 2 ]
   one_error_line
