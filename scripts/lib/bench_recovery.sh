@@ -103,7 +103,10 @@ bench_recovery() {
     crash_cluster_down
   done
   local run=$RUN_DIR
-  bench_recovery_summary "$run/results.csv.partial" "${sizes[@]}" >"$run/summary.md"
+  # The medians per mode and size, and the ratios (RecoveryReport).
+  "$JAVA_HOME/bin/java" "${JVM_FLAGS[@]}" -cp "$CRASH_CP" org.apache.hadoop.hbase.harness.bench.recovery.RecoveryReport \
+    --csv "$run/results.csv.partial" --summary "$run/summary.md" --sizes "${o[sizes]}" 2>>"$run/logs/report.log" ||
+    run_fail "bench recovery: the summary failed (log: $run/logs/report.log)"
   run_finish
   echo
   cat "$run/summary.md"
@@ -201,41 +204,4 @@ bench_recovery_measure() {
     "$((file_b >> 20))" "$load_s" "$(crash_secs "$CRASH_UP_MS")" "$(crash_secs "$CRASH_ONLINE_MS")" \
     "$(crash_field checked)" "$lost" >>"$RUN_DIR/results.csv.partial"
   crash_tool drop
-}
-
-# bench_recovery_summary CSV SIZE...: the medians per mode and size, and the ratio.
-bench_recovery_summary() {
-  local csv=$1
-  shift
-  printf '# Recovery of a killed RegionServer: memstore rebuilt from persistent memory against WAL replay\n\n'
-  printf 'Time from the restart of the killed RegionServer until a get succeeds on every region of the table\n'
-  printf '(median over the repetitions; "after RS up": from the RegionServer serving until then).\n\n'
-  printf '| size | memstore MiB | pmem rebuild s | WAL replay s | WAL / pmem | pmem after RS up s | WAL after RS up s | WAL / pmem after RS up | lost |\n'
-  printf '|---|---|---|---|---|---|---|---|---|\n'
-  local s
-  for s in "$@"; do
-    awk -F, -v size="$s" '
-      function median(arr, n,   i, j, t) {
-        for (i = 2; i <= n; i++) { t = arr[i]; for (j = i - 1; j >= 1 && arr[j] > t; j--) arr[j + 1] = arr[j]; arr[j + 1] = t }
-        return n % 2 ? arr[(n + 1) / 2] : (arr[n / 2] + arr[n / 2 + 1]) / 2
-      }
-      NR > 1 && $2 == size {
-        m = $1; n[m]++; on[m, n[m]] = $9; after[m, n[m]] = $9 - $8; mem[m] = $5; lost += $11
-      }
-      END {
-        for (m in n) {
-          for (i = 1; i <= n[m]; i++) { a[i] = on[m, i]; b[i] = after[m, i] }
-          med[m] = median(a, n[m]); meda[m] = median(b, n[m])
-        }
-        p = ("pmem" in n) ? sprintf("%.1f", med["pmem"]) : "-"
-        w = ("wal" in n) ? sprintf("%.1f", med["wal"]) : "-"
-        pa = ("pmem" in n) ? sprintf("%.1f", meda["pmem"]) : "-"
-        wa = ("wal" in n) ? sprintf("%.1f", meda["wal"]) : "-"
-        r = (("pmem" in n) && ("wal" in n) && med["pmem"] > 0) ? sprintf("%.1fx", med["wal"] / med["pmem"]) : "-"
-        ra = (("pmem" in n) && ("wal" in n) && meda["pmem"] > 0) ? sprintf("%.1fx", meda["wal"] / meda["pmem"]) : "-"
-        mm = ("pmem" in mem) ? mem["pmem"] : mem["wal"]
-        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", size, mm, p, w, r, pa, wa, ra, lost
-      }' "$csv"
-  done
-  printf '\nEvery row: results.csv (load_s is the time the load took; storefile_mb > 0 means a flush happened during the load).\n'
 }

@@ -310,5 +310,7 @@ logger.walpe.name = org.apache.hadoop.hbase.wal.WALPerformanceEvaluation
 logger.walpe.level = $2
 logger.wal.name = org.apache.hadoop.hbase.regionserver.wal
 logger.wal.level = $2
+logger.harness.name = org.apache.hadoop.hbase.harness
+logger.harness.level = INFO
 EOF
 }

@@ -21,6 +21,7 @@ import java.io.File;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -30,36 +31,49 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.ClusterMetrics.Option;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.harness.util.ClientSettings;
+import org.apache.hadoop.hbase.harness.util.HarnessTool;
+import org.apache.hadoop.hbase.harness.util.ToolException;
+
+import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
 
 /**
  * What the master of a cluster says about it, for {@code scripts/harness cluster status} and the
- * harness's tests: the active master and the live and dead region servers, one per line, as
- * {@code master|live|dead HOST,PORT,STARTCODE}. Usage:
- * {@code ClusterTool servers HBASE_SITE_XML [TIMEOUT_SECONDS]}. Exits 1 with one line on stderr
- * when the cluster cannot be reached in time.
+ * harness's tests: the active master and the live and dead region servers, one per line on
+ * stdout, as {@code master|live|dead HOST,PORT,STARTCODE}. Usage:
+ * {@code ClusterTool servers HBASE_SITE_XML [TIMEOUT_SECONDS]} (20 s by default). Exits 1 with one
+ * {@code harness: error:} line on stderr when the cluster cannot be reached in time, 2 with one
+ * {@code harness: usage error:} line on a bad command line.
  */
-public final class ClusterTool {
-  private ClusterTool() {
+public final class ClusterTool extends HarnessTool {
+  private File site;
+  private int timeoutS;
+
+  public ClusterTool() {
+    super("ClusterTool", "ClusterTool servers HBASE_SITE_XML [TIMEOUT_S]",
+      "harness: usage error: ClusterTool: ", "harness: error: ");
+  }
+
+  @Override
+  protected void processOptions(CommandLine cmd) {
+    String[] args = arguments(cmd, 2, 3, "servers HBASE_SITE_XML [TIMEOUT_S]");
+    if (!args[0].equals("servers")) {
+      throw new UsageException("unknown command '" + args[0] + "' (servers)");
+    }
+    site = new File(args[1]);
+    timeoutS = args.length > 2 ? (int) number("TIMEOUT_S", args[2], 1, 86_400) : 20;
   }
 
   /** Client settings that make an unreachable cluster fail in seconds, not minutes. */
-  public static Configuration quickClientConf(String siteXml, int timeoutSeconds) {
-    Configuration conf = HBaseConfiguration.create();
-    conf.addResource(new Path(new File(siteXml).getAbsolutePath()));
+  static Configuration quickClientConf(Configuration base, File siteXml, int timeoutSeconds) {
+    Configuration conf = new Configuration(base);
+    conf.addResource(new Path(siteXml.getAbsolutePath()));
     int ms = Math.max(2000, timeoutSeconds * 1000);
-    conf.setInt("hbase.client.retries.number", 3);
-    conf.setInt("hbase.client.pause", 200);
-    conf.setInt("zookeeper.recovery.retry", 1);
-    conf.setInt("hbase.rpc.timeout", ms / 2);
-    conf.setInt("hbase.client.operation.timeout", ms);
-    conf.setInt("hbase.client.meta.operation.timeout", ms);
-    conf.setInt("zookeeper.session.timeout", ms);
-    return conf;
+    return ClientSettings.failFast(conf, 3, 200, ms / 2, ms, ms);
   }
 
   /** The master's view: one line per server. */
@@ -67,8 +81,8 @@ public final class ClusterTool {
     List<String> lines = new ArrayList<>();
     try (Connection conn = ConnectionFactory.createConnection(conf);
       Admin admin = conn.getAdmin()) {
-      ClusterMetrics m =
-        admin.getClusterMetrics(EnumSet.of(Option.MASTER, Option.LIVE_SERVERS, Option.DEAD_SERVERS));
+      ClusterMetrics m = admin.getClusterMetrics(
+        EnumSet.of(Option.MASTER, Option.LIVE_SERVERS, Option.DEAD_SERVERS));
       if (m.getMasterName() != null) {
         lines.add("master " + m.getMasterName());
       }
@@ -86,18 +100,12 @@ public final class ClusterTool {
     return lines;
   }
 
-  public static void main(String[] args) {
-    if (args.length < 2 || !"servers".equals(args[0])) {
-      System.err.println("harness: usage error: ClusterTool servers HBASE_SITE_XML [TIMEOUT_S]");
-      System.exit(2);
+  @Override
+  protected int doWork() throws ToolException, InterruptedException {
+    if (!site.isFile()) {
+      throw new ToolException("no such file: " + site);
     }
-    String site = args[1];
-    int timeout = args.length > 2 ? Integer.parseInt(args[2]) : 20;
-    if (!new File(site).isFile()) {
-      System.err.println("harness: error: no such file: " + site);
-      System.exit(1);
-    }
-    Configuration conf = quickClientConf(site, timeout);
+    Configuration conf = quickClientConf(getConf(), site, timeoutS);
     ExecutorService pool = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "cluster-tool");
       t.setDaemon(true);
@@ -105,19 +113,21 @@ public final class ClusterTool {
     });
     Future<List<String>> f = pool.submit(() -> servers(conf));
     try {
-      for (String line : f.get(timeout, TimeUnit.SECONDS)) {
+      for (String line : f.get(timeoutS, TimeUnit.SECONDS)) {
         System.out.println(line);
       }
-      System.out.flush();
-      System.exit(0);
+      return EXIT_SUCCESS;
     } catch (TimeoutException e) {
-      System.err.println("harness: error: the master did not answer within " + timeout + "s");
-    } catch (Exception e) {
+      throw new ToolException("the master did not answer within " + timeoutS + "s");
+    } catch (ExecutionException e) {
       Throwable c = e.getCause() != null ? e.getCause() : e;
-      String msg = String.valueOf(c.getMessage()).split("\n", 2)[0];
-      System.err.println("harness: error: cannot reach the cluster: " + c.getClass().getSimpleName()
-        + ": " + msg);
+      throw new ToolException("cannot reach the cluster: " + firstLine(c));
+    } finally {
+      pool.shutdownNow();
     }
-    System.exit(1);
+  }
+
+  public static void main(String[] args) {
+    launch(new ClusterTool(), args);
   }
 }

@@ -19,18 +19,18 @@ package org.apache.hadoop.hbase.harness.crash;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -40,7 +40,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.ClusterMetrics;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.RegionMetrics;
 import org.apache.hadoop.hbase.ServerName;
@@ -59,12 +58,21 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.harness.util.ClientSettings;
+import org.apache.hadoop.hbase.harness.util.HarnessTool;
+import org.apache.hadoop.hbase.harness.util.Tables;
+import org.apache.hadoop.hbase.harness.util.ToolException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
+import org.apache.hbase.thirdparty.org.apache.commons.cli.Option;
 
 /**
  * The client side of {@code scripts/harness crash} and {@code bench recovery}, one step per
  * call, so that the script can kill and restart servers between the steps:
  * <ul>
- * <li>{@code create SITE TABLE --regions N}: the pre-split test table (replaced if the harness
+ * <li>{@code create SITE TABLE [--regions 8]}: the pre-split test table (replaced if the harness
  * made it), region splits off, the balancer off;</li>
  * <li>{@code load SITE TABLE --rows N --ledger FILE --tag T [--threads 8] [--batch 50]
  * [--value-size 1024] [--durability SKIP_WAL]}: puts rows and records each acknowledged key in
@@ -78,96 +86,228 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
  * <li>{@code verify SITE TABLE --ledger FILE[,FILE] [--value-size 1024] [--sample N]
  * [--missing FILE]}: reads back the acknowledged rows and compares their values; exit 3 when one
  * is missing or wrong;</li>
- * <li>{@code memstore SITE TABLE}: the table's memstore and store file bytes, from the servers;</li>
+ * <li>{@code memstore SITE TABLE}: the table's memstore and store file bytes, from the
+ * servers;</li>
  * <li>{@code drop SITE TABLE}.</li>
  * </ul>
- * Results are lines starting with {@code harness-crash}; errors one {@code harness: error:} line
- * and exit 1.
+ * Results are lines on stdout starting with {@code harness-crash}; progress lines on stderr start
+ * with {@code harness: STEP:}. A failure is one {@code harness: error:} line and exit 1; a bad
+ * command line (an unknown step or option, an option the step does not take, a bad number) one
+ * {@code harness: error:} line too, which scripts/harness quotes, and exit 2.
  */
-public final class CrashTool {
+public final class CrashTool extends HarnessTool {
   static final byte[] FAMILY = "f".getBytes(StandardCharsets.UTF_8);
   static final byte[] QUALIFIER = "q".getBytes(StandardCharsets.UTF_8);
   /** The table attribute that marks a table the harness made. */
   static final String MARK = "harness.crash";
+  /** Exit status of verify when an acknowledged row is missing or wrong. */
+  static final int EXIT_LOST = 3;
 
-  /** A failure the user can act on; its message is the one line printed. */
-  static final class ToolException extends Exception {
-    private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(CrashTool.class);
 
-    ToolException(String message) {
-      super(message);
+  /** The steps, each with the options it takes. */
+  enum Step {
+    CREATE("regions"),
+    LOAD("rows", "threads", "batch", "value-size", "tag", "durability", "ledger"),
+    LAYOUT,
+    GATHER("port"),
+    WATCH("go", "out", "timeout"),
+    VERIFY("ledger", "value-size", "sample", "missing"),
+    MEMSTORE,
+    DROP;
+
+    final Set<String> options;
+
+    Step(String... options) {
+      this.options = new LinkedHashSet<>(Arrays.asList(options));
+    }
+
+    String label() {
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 
-  private final Configuration conf;
-  private final TableName table;
-  private final Map<String, String> opts;
+  private Step step;
+  private File site;
+  private TableName table;
+  private int regions;
+  private long rows;
+  private int threads;
+  private int batch;
+  private int valueSize;
+  private String tag;
+  private Durability durability;
+  private String ledger;
+  private int port;
+  private Path go;
+  private Path out;
+  private long timeoutS;
+  private int sample;
+  private Path missing;
 
-  private CrashTool(Configuration conf, TableName table, Map<String, String> opts) {
-    this.conf = conf;
-    this.table = table;
-    this.opts = opts;
+  /** Its bad command lines are "harness: error:" lines too: scripts/harness quotes those. */
+  public CrashTool() {
+    super("crash tool", "CrashTool create|load|layout|gather|watch|verify|memstore|drop "
+      + "HBASE_SITE_XML TABLE [--option value ...]", "harness: error: ", "harness: error: ");
   }
 
-  /** --key value pairs. */
-  static Map<String, String> options(String[] args, int from) throws ToolException {
-    Map<String, String> m = new LinkedHashMap<>();
-    for (int i = from; i < args.length; i++) {
-      if (!args[i].startsWith("--") || i + 1 >= args.length) {
-        throw new ToolException("bad argument '" + args[i] + "' (options are --name value)");
-      }
-      m.put(args[i].substring(2), args[++i]);
+  @Override
+  protected String usageFooter() {
+    StringBuilder sb = new StringBuilder("Options by step:");
+    for (Step s : Step.values()) {
+      sb.append("\n  ").append(s.label()).append(": ")
+        .append(s.options.isEmpty() ? "none" : "--" + String.join(", --", s.options));
     }
-    return m;
+    return sb.toString();
   }
 
-  private String opt(String name, String dflt) throws ToolException {
-    String v = opts.get(name);
-    if (v == null && dflt == null) {
-      throw new ToolException("--" + name + " is required");
-    }
-    return v == null ? dflt : v;
+  @Override
+  protected String failureLine(Exception e) {
+    return (step == null ? name() : step.label()) + ": " + super.failureLine(e);
   }
 
-  private long num(String name, long dflt, long min) throws ToolException {
-    String v = opt(name, String.valueOf(dflt));
+  @Override
+  protected void addOptions() {
+    addOptWithArg(null, "regions", "create: regions of the table (default 8)");
+    addOptWithArg(null, "rows", "load: rows to put");
+    addOptWithArg(null, "threads", "load: writer threads (default 8)");
+    addOptWithArg(null, "batch", "load: rows per put call (default 50)");
+    addOptWithArg(null, "value-size", "load, verify: bytes of a value (default 1024)");
+    addOptWithArg(null, "tag", "load: the tag in the row keys");
+    addOptWithArg(null, "durability", "load: SKIP_WAL (the default), ASYNC_WAL, SYNC_WAL, ...");
+    addOptWithArg(null, "ledger", "load: the ledger to write; verify: FILE[,FILE] to read");
+    addOptWithArg(null, "port", "gather: the RPC port of the RegionServer");
+    addOptWithArg(null, "go", "watch: the file of the restart time (epoch ms)");
+    addOptWithArg(null, "out", "watch: the result file");
+    addOptWithArg(null, "timeout", "watch: seconds to wait for the go file, then the regions "
+      + "(default 600)");
+    addOptWithArg(null, "sample", "verify: rows to read back, 0 for all (default 0)");
+    addOptWithArg(null, "missing", "verify: the file of the missing and wrong keys");
+  }
+
+  @Override
+  protected void processOptions(CommandLine cmd) {
+    String[] args = arguments(cmd, 3, 3, "STEP HBASE_SITE_XML TABLE");
     try {
-      long n = Long.parseLong(v);
-      if (n < min) {
-        throw new ToolException("--" + name + " must be at least " + min + ", not " + v);
+      step = Step.valueOf(args[0].toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("unknown step '" + args[0] + "'");
+    }
+    for (Option o : cmd.getOptions()) {
+      if (!step.options.contains(o.getLongOpt())) {
+        throw new UsageException(step.label() + " takes no --" + o.getLongOpt());
       }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new ToolException("--" + name + " must be a number, not '" + v + "'");
+    }
+    site = new File(args[1]);
+    try {
+      table = TableName.valueOf(args[2]);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("'" + args[2] + "' is not a table name: " + e.getMessage());
+    }
+    regions = intValue(cmd, "regions", 8, 1, Integer.MAX_VALUE);
+    rows = longValue(cmd, "rows", 0, 1, Long.MAX_VALUE);
+    threads = intValue(cmd, "threads", 8, 1, Integer.MAX_VALUE);
+    batch = intValue(cmd, "batch", 50, 1, Integer.MAX_VALUE);
+    valueSize = intValue(cmd, "value-size", 1024, 1, Integer.MAX_VALUE);
+    port = intValue(cmd, "port", 0, 1, 65535);
+    timeoutS = longValue(cmd, "timeout", 600, 1, Long.MAX_VALUE / 1000);
+    sample = intValue(cmd, "sample", 0, 0, Integer.MAX_VALUE);
+    tag = value(cmd, "tag");
+    String d = value(cmd, "durability", "SKIP_WAL");
+    try {
+      durability = Durability.valueOf(d);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("unknown durability '" + d + "'");
+    }
+    ledger = value(cmd, "ledger");
+    go = path(value(cmd, "go"));
+    out = path(value(cmd, "out"));
+    missing = path(value(cmd, "missing"));
+    switch (step) {
+      case LOAD:
+        required(cmd, "rows", "tag", "ledger");
+        break;
+      case GATHER:
+        required(cmd, "port");
+        break;
+      case WATCH:
+        required(cmd, "go", "out");
+        break;
+      case VERIFY:
+        required(cmd, "ledger");
+        break;
+      default:
+        break;
     }
   }
 
+  private static Path path(String p) {
+    return p == null ? null : Paths.get(p);
+  }
+
+  private void required(CommandLine cmd, String... names) {
+    for (String n : names) {
+      if (!cmd.hasOption(n)) {
+        throw new UsageException(step.label() + " needs --" + n);
+      }
+    }
+  }
+
+  /** One line of progress: on stderr, which scripts/harness shows, and in the log. */
   static void progress(String msg) {
+    LOG.info(msg);
     System.err.println("harness: " + msg);
   }
 
-  // ---------------------------------------------------------------------------------------------
+  @Override
+  protected int doWork() throws Exception {
+    if (!site.isFile()) {
+      throw new ToolException("no such file: " + site);
+    }
+    // The tool's configuration becomes the cluster's.
+    conf = new Configuration(getConf());
+    conf.addResource(new org.apache.hadoop.fs.Path(site.getAbsoluteFile().toURI()));
+    switch (step) {
+      case CREATE:
+        create();
+        break;
+      case LOAD:
+        load();
+        break;
+      case LAYOUT:
+        layout();
+        break;
+      case GATHER:
+        gather();
+        break;
+      case WATCH:
+        watch();
+        break;
+      case VERIFY:
+        return verify();
+      case MEMSTORE:
+        memstore();
+        break;
+      case DROP:
+        drop();
+        break;
+      default:
+        throw new IllegalStateException(step.label());
+    }
+    return EXIT_SUCCESS;
+  }
 
   private void create() throws Exception {
-    int regions = (int) num("regions", 8, 1);
-    try (Connection conn = ConnectionFactory.createConnection(conf); Admin admin = conn.getAdmin()) {
-      if (admin.tableExists(table)) {
-        TableDescriptor old = admin.getDescriptor(table);
-        if (!"1".equals(old.getValue(MARK))) {
-          throw new ToolException("table " + table + " exists and was not made by the harness; "
-            + "drop it or pick another table");
-        }
-        if (admin.isTableEnabled(table)) {
-          admin.disableTable(table);
-        }
-        admin.deleteTable(table);
-      }
+    try (Connection conn = ConnectionFactory.createConnection(conf);
+      Admin admin = conn.getAdmin()) {
       TableDescriptor d = TableDescriptorBuilder.newBuilder(table)
         .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY)).setValue(MARK, "1")
         .setRegionSplitPolicyClassName(
           "org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy")
         .build();
-      admin.createTable(d, RowKeys.splits(regions).toArray(new byte[0][]));
+      Tables.createOrReplace(admin, d, RowKeys.splits(regions).toArray(new byte[0][]),
+        old -> "1".equals(old.getValue(MARK)) ? null : "table " + table + " exists and was not "
+          + "made by the harness; drop it or pick another table");
       // Regions stay where they are put: the test compares hosts before and after a crash.
       admin.balancerSwitch(false, true);
       reopenInPlace(admin);
@@ -176,18 +316,7 @@ public final class CrashTool {
   }
 
   private void load() throws Exception {
-    long rows = num("rows", 0, 1);
-    int threads = (int) num("threads", 8, 1);
-    int batch = (int) num("batch", 50, 1);
-    int valueSize = (int) num("value-size", 1024, 1);
-    String tag = opt("tag", null);
-    Durability durability;
-    try {
-      durability = Durability.valueOf(opt("durability", "SKIP_WAL"));
-    } catch (IllegalArgumentException e) {
-      throw new ToolException("unknown durability '" + opts.get("durability") + "'");
-    }
-    Path ledgerFile = Paths.get(opt("ledger", null));
+    Path ledgerFile = Paths.get(ledger);
     AtomicLong next = new AtomicLong();
     AtomicLong errors = new AtomicLong();
     AtomicLong lastOk = new AtomicLong(System.currentTimeMillis());
@@ -221,8 +350,7 @@ public final class CrashTool {
               } catch (IOException e) {
                 // Not acknowledged: never in the ledger, though some rows may be stored.
                 errors.addAndGet(keys.size());
-                firstError.compareAndSet(null, e.getClass().getSimpleName() + ": "
-                  + String.valueOf(e.getMessage()).split("\n", 2)[0]);
+                firstError.compareAndSet(null, firstLine(e));
                 if (System.currentTimeMillis() - lastOk.get() > 60_000) {
                   stop.set(true);
                 }
@@ -288,8 +416,8 @@ public final class CrashTool {
   }
 
   private void gather() throws Exception {
-    int port = (int) num("port", 0, 1);
-    try (Connection conn = ConnectionFactory.createConnection(conf); Admin admin = conn.getAdmin()) {
+    try (Connection conn = ConnectionFactory.createConnection(conf);
+      Admin admin = conn.getAdmin()) {
       admin.balancerSwitch(false, true);
       List<ServerName> live = new ArrayList<>(
         admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS))
@@ -348,17 +476,9 @@ public final class CrashTool {
   }
 
   private void watch() throws Exception {
-    Path go = Paths.get(opt("go", null));
-    Path out = Paths.get(opt("out", null));
-    long timeoutMs = num("timeout", 600, 1) * 1000;
-    Configuration quick = new Configuration(conf);
+    long timeoutMs = timeoutS * 1000;
     // Fail fast, try again soon: the watch times the regions, it must not sleep through them.
-    quick.setInt("hbase.client.retries.number", 1);
-    quick.setInt("hbase.client.pause", 50);
-    quick.setInt("hbase.rpc.timeout", 2000);
-    quick.setInt("hbase.client.operation.timeout", 3000);
-    quick.setInt("hbase.client.meta.operation.timeout", 3000);
-    quick.setInt("zookeeper.recovery.retry", 1);
+    Configuration quick = ClientSettings.failFast(conf, 1, 50, 2000, 3000, -1);
     List<RegionInfo> regions = new ArrayList<>();
     try (Connection conn = ConnectionFactory.createConnection(quick)) {
       try (RegionLocator loc = conn.getRegionLocator(table)) {
@@ -445,19 +565,18 @@ public final class CrashTool {
     return start.length == 0 ? new byte[] { 0 } : start;
   }
 
-  private void verify() throws Exception {
+  /** Returns 0, or {@value #EXIT_LOST} when a row is missing or wrong. */
+  private int verify() throws Exception {
     List<Path> files = new ArrayList<>();
-    for (String f : opt("ledger", null).split(",")) {
+    for (String f : ledger.split(",")) {
       Path p = Paths.get(f);
       if (!Files.isRegularFile(p)) {
         throw new ToolException("no ledger " + p);
       }
       files.add(p);
     }
-    int valueSize = (int) num("value-size", 1024, 1);
-    int sampleN = (int) num("sample", 0, 0);
     List<byte[]> acked = Ledger.read(files);
-    List<byte[]> keys = Ledger.sample(acked, sampleN, 20031);
+    List<byte[]> keys = Ledger.sample(acked, sample, 20031);
     ReadBack.Tally tally = new ReadBack.Tally();
     long t0 = System.currentTimeMillis();
     try (Connection conn = ConnectionFactory.createConnection(conf);
@@ -477,7 +596,6 @@ public final class CrashTool {
         }
       }
     }
-    String missing = opts.get("missing");
     if (missing != null && !tally.clean()) {
       List<String> lines = new ArrayList<>();
       for (String k : tally.missingKeys()) {
@@ -486,21 +604,19 @@ public final class CrashTool {
       for (String k : tally.wrongKeys()) {
         lines.add("wrong " + k);
       }
-      Files.write(Paths.get(missing), lines, StandardCharsets.UTF_8);
+      Files.write(missing, lines, StandardCharsets.UTF_8);
     }
     System.out.println(tally.line(acked.size()) + String.format(Locale.ROOT, " seconds=%.1f",
       (System.currentTimeMillis() - t0) / 1000.0));
-    if (!tally.clean()) {
-      System.out.flush();
-      System.exit(3);
-    }
+    return tally.clean() ? EXIT_SUCCESS : EXIT_LOST;
   }
 
   private void memstore() throws Exception {
     long mem = 0;
     long files = 0;
     int regions = 0;
-    try (Connection conn = ConnectionFactory.createConnection(conf); Admin admin = conn.getAdmin()) {
+    try (Connection conn = ConnectionFactory.createConnection(conf);
+      Admin admin = conn.getAdmin()) {
       for (ServerName sn : admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS))
         .getLiveServerMetrics().keySet()) {
         for (RegionMetrics m : admin.getRegionMetrics(sn, table)) {
@@ -515,83 +631,20 @@ public final class CrashTool {
   }
 
   private void drop() throws Exception {
-    try (Connection conn = ConnectionFactory.createConnection(conf); Admin admin = conn.getAdmin()) {
+    try (Connection conn = ConnectionFactory.createConnection(conf);
+      Admin admin = conn.getAdmin()) {
       if (!admin.tableExists(table)) {
         return;
       }
       if (!"1".equals(admin.getDescriptor(table).getValue(MARK))) {
         throw new ToolException("table " + table + " was not made by the harness; not dropped");
       }
-      if (admin.isTableEnabled(table)) {
-        admin.disableTable(table);
-      }
-      admin.deleteTable(table);
+      Tables.drop(admin, table);
       System.out.println("harness-crash drop table=" + table);
     }
   }
 
-  static int run(String[] args) throws Exception {
-    if (args.length < 3) {
-      throw new ToolException("usage: CrashTool create|load|layout|gather|watch|verify|memstore|"
-        + "drop HBASE_SITE_XML TABLE [--option value ...]");
-    }
-    File site = new File(args[1]);
-    if (!site.isFile()) {
-      throw new ToolException("no such file: " + site);
-    }
-    Configuration conf = HBaseConfiguration.create();
-    conf.addResource(new org.apache.hadoop.fs.Path(site.getAbsoluteFile().toURI()));
-    CrashTool tool = new CrashTool(conf, TableName.valueOf(args[2]), options(args, 3));
-    switch (args[0]) {
-      case "create":
-        tool.create();
-        break;
-      case "load":
-        tool.load();
-        break;
-      case "layout":
-        tool.layout();
-        break;
-      case "gather":
-        tool.gather();
-        break;
-      case "watch":
-        tool.watch();
-        break;
-      case "verify":
-        tool.verify();
-        break;
-      case "memstore":
-        tool.memstore();
-        break;
-      case "drop":
-        tool.drop();
-        break;
-      default:
-        throw new ToolException("unknown step '" + args[0] + "'");
-    }
-    return 0;
-  }
-
   public static void main(String[] args) {
-    int rc;
-    PrintStream err = System.err;
-    try {
-      rc = run(args);
-    } catch (ToolException e) {
-      err.println("harness: error: " + e.getMessage());
-      rc = 1;
-    } catch (Throwable t) {
-      t.printStackTrace();
-      Throwable c = t;
-      while (c.getCause() != null && c.getCause() != c) {
-        c = c.getCause();
-      }
-      err.println("harness: error: " + (args.length > 0 ? args[0] : "crash tool") + ": "
-        + c.getClass().getSimpleName() + ": " + String.valueOf(c.getMessage()).split("\n", 2)[0]);
-      rc = 1;
-    }
-    System.out.flush();
-    System.exit(rc);
+    launch(new CrashTool(), args);
   }
 }

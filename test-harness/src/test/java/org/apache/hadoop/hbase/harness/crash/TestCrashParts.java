@@ -35,6 +35,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.apache.hadoop.hbase.harness.util.ToolRun;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.Rule;
 import org.junit.Test;
@@ -43,7 +44,8 @@ import org.junit.rules.TemporaryFolder;
 /**
  * The parts of the crash test that need no cluster: the ledger of acknowledged rows (written by
  * many threads, read back whole, a torn last line left out, sampled), the row keys and values,
- * and the comparison of what a read returns with what was acknowledged.
+ * the comparison of what a read returns with what was acknowledged, and the tool's command line
+ * (refused in one line, exit 2, before it connects to anything).
  */
 public class TestCrashParts {
   @Rule
@@ -188,7 +190,8 @@ public class TestCrashParts {
       assertTrue(Arrays.toString(perRegion), n > 700 && n < 1300);
     }
     // Another tag never makes the same key.
-    assertNotEquals(Bytes.toString(RowKeys.key("rs", 5)), Bytes.toString(RowKeys.key("cluster", 5)));
+    assertNotEquals(Bytes.toString(RowKeys.key("rs", 5)),
+      Bytes.toString(RowKeys.key("cluster", 5)));
     assertArrayEquals(RowKeys.value(RowKeys.key("rs", 5), 100),
       RowKeys.value(RowKeys.key("rs", 5), 100));
     assertFalse(Arrays.equals(RowKeys.value(RowKeys.key("rs", 5), 100),
@@ -240,5 +243,52 @@ public class TestCrashParts {
     assertEquals(ReadBack.KEEP + 500, t.missing());
     assertEquals(ReadBack.KEEP, t.missingKeys().size());
     assertEquals(Bytes.toString(RowKeys.key("m", 0)), t.missingKeys().get(0));
+  }
+
+  @Test
+  public void testCommandLineErrorsAreOneLineAndExit2() throws Exception {
+    String site = tmp.newFile("hbase-site.xml").getPath();
+    String p = "harness: error: ";
+    ToolRun.of(new CrashTool(), "create", site, "t", "--regoins", "8")
+      .assertUsageError(p, "unknown option '--regoins'");
+    // Each step takes its own options only.
+    ToolRun.of(new CrashTool(), "create", site, "t", "--rows", "8")
+      .assertUsageError(p, "create takes no --rows");
+    ToolRun.of(new CrashTool(), "create", site, "t", "--regions", "eight")
+      .assertUsageError(p, "--regions 'eight' is not a number");
+    ToolRun.of(new CrashTool(), "create", site, "t", "--regions", "0")
+      .assertUsageError(p, "--regions must be at least 1, not 0");
+    ToolRun.of(new CrashTool(), "gather", site, "t", "--port", "70000")
+      .assertUsageError(p, "--port must be from 1 to 65535, not 70000");
+    ToolRun.of(new CrashTool(), "watch", site, "t", "--go", "g", "--out", "o", "--timeout", "x")
+      .assertUsageError(p, "--timeout 'x' is not a number");
+    ToolRun.of(new CrashTool(), "load", site, "t", "--rows", "10", "--tag", "a")
+      .assertUsageError(p, "load needs --ledger");
+    ToolRun.of(new CrashTool(), "load", site, "t", "--rows", "1", "--tag", "a", "--ledger", "l",
+      "--durability", "SOMETIMES").assertUsageError(p, "unknown durability 'SOMETIMES'");
+    ToolRun.of(new CrashTool(), "verify", site, "t", "--ledger")
+      .assertUsageError(p, "--ledger needs a value");
+    ToolRun.of(new CrashTool(), "explode", site, "t").assertUsageError(p, "unknown step 'explode'");
+    ToolRun.of(new CrashTool(), "drop", site)
+      .assertUsageError(p, "needs STEP HBASE_SITE_XML TABLE");
+    ToolRun.of(new CrashTool(), "drop", site, "t", "u")
+      .assertUsageError(p, "unexpected argument 'u'");
+    ToolRun.of(new CrashTool(), "drop", site, "bad name")
+      .assertUsageError(p, "'bad name' is not a table name");
+  }
+
+  @Test
+  public void testMissingSiteIsAFailureOfOneLine() {
+    ToolRun r = ToolRun.of(new CrashTool(), "drop", tmp.getRoot().getPath() + "/nope.xml", "t");
+    assertEquals(1, r.rc);
+    assertEquals(Arrays.asList("harness: error: no such file: " + tmp.getRoot().getPath()
+      + "/nope.xml"), r.errLines());
+  }
+
+  @Test
+  public void testHelp() {
+    ToolRun r = ToolRun.of(new CrashTool(), "load", "-h").assertHelp("CrashTool create|load");
+    assertTrue(r.out, r.out.contains("load: --rows, --threads, --batch, --value-size, --tag, "
+      + "--durability, --ledger"));
   }
 }

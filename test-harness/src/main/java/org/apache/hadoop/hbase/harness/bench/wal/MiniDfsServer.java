@@ -22,11 +22,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.harness.util.HarnessTool;
+import org.apache.hadoop.hbase.harness.util.ParentWatchdog;
+import org.apache.hadoop.hbase.harness.util.ToolException;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
 
 /**
  * A MiniDFSCluster in a JVM of its own, for {@code scripts/harness bench wal}: the benchmark's
@@ -38,7 +43,7 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
  * HBase's tests do ({@link HBaseTestingUtility#startMiniDFSCluster(int)}, under the directory of
  * the {@code test.build.data.basedirectory} system property), then writes the cluster's
  * {@code hdfs://} URI to {@code URI_FILE} (atomically: a temporary file renamed into place) and
- * stays up until:
+ * stays up until ({@link ParentWatchdog}):
  * <ul>
  * <li>a file named {@code URI_FILE.stop} appears: it stops the cluster and exits with 0 (the
  * orderly way, which the harness uses first);</li>
@@ -47,27 +52,36 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
  * <li>the process {@code PARENT_PID} is gone (the harness was killed with SIGKILL): it stops the
  * cluster and exits by itself, so a MiniDFSCluster never outlives its benchmark run.</li>
  * </ul>
+ * A bad command line is one {@code MiniDfsServer: usage error:} line and exit 2; a parent that is
+ * not running at the start one {@code MiniDfsServer: error:} line and exit 1.
  */
-public final class MiniDfsServer {
-  private MiniDfsServer() {
+public final class MiniDfsServer extends HarnessTool {
+  private static final Logger LOG = LoggerFactory.getLogger(MiniDfsServer.class);
+
+  private Path uriFile;
+  private int dataNodes;
+  private long parentPid;
+
+  public MiniDfsServer() {
+    super("MiniDfsServer", "MiniDfsServer URI_FILE [DATANODES [PARENT_PID]]",
+      "MiniDfsServer: usage error: ", "MiniDfsServer: error: ");
   }
 
-  public static void main(String[] args) throws Exception {
-    if (args.length < 1 || args.length > 3) {
-      System.err.println("usage: MiniDfsServer URI_FILE [DATANODES [PARENT_PID]]");
-      System.exit(2);
-    }
-    Path uriFile = Paths.get(args[0]);
-    int dataNodes = args.length > 1 ? Integer.parseInt(args[1]) : 3;
-    Optional<ProcessHandle> parent =
-      args.length > 2 ? ProcessHandle.of(Long.parseLong(args[2])) : Optional.empty();
-    if (args.length > 2 && !parent.isPresent()) {
-      System.err.println("MiniDfsServer: parent process " + args[2] + " is not running");
-      System.exit(1);
-    }
+  @Override
+  protected void processOptions(CommandLine cmd) {
+    String[] args = arguments(cmd, 1, 3, "URI_FILE [DATANODES [PARENT_PID]]");
+    uriFile = Paths.get(args[0]);
+    dataNodes = args.length > 1 ? (int) number("DATANODES", args[1], 1, 64) : 3;
+    parentPid = args.length > 2 ? number("PARENT_PID", args[2], 1, Long.MAX_VALUE) : -1;
+  }
 
+  @Override
+  protected int doWork() throws Exception {
+    if (parentPid > 0 && !ProcessHandle.of(parentPid).isPresent()) {
+      throw new ToolException("parent process " + parentPid + " is not running");
+    }
     Path stopFile = uriFile.resolveSibling(uriFile.getFileName() + ".stop");
-    HBaseTestingUtility util = new HBaseTestingUtility();
+    HBaseTestingUtility util = new HBaseTestingUtility(getConf());
     AtomicBoolean stopping = new AtomicBoolean();
     Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(util, stopping),
       "MiniDfsServer-shutdown"));
@@ -78,21 +92,18 @@ public final class MiniDfsServer {
     Path tmp = uriFile.resolveSibling(uriFile.getFileName() + ".tmp");
     Files.write(tmp, (uri + "\n").getBytes(StandardCharsets.UTF_8));
     Files.move(tmp, uriFile, StandardCopyOption.ATOMIC_MOVE);
-    System.err.println("MiniDfsServer: " + dataNodes + " DataNodes up at " + uri);
+    LOG.info("{} DataNodes up at {}", dataNodes, uri);
 
-    while (true) {
-      TimeUnit.MILLISECONDS.sleep(200);
-      if (Files.exists(stopFile)) {
-        System.err.println("MiniDfsServer: " + stopFile + " appeared");
-        break;
-      }
-      if (parent.isPresent() && !parent.get().isAlive()) {
-        System.err.println("MiniDfsServer: parent process " + parent.get().pid() + " is gone");
-        break;
-      }
-    }
+    ParentWatchdog.Reason why =
+      ParentWatchdog.builder().parent(parentPid).stopFile(stopFile).build().await();
+    LOG.info(why == ParentWatchdog.Reason.STOP_FILE ? stopFile + " appeared"
+      : "parent process " + parentPid + " is gone");
     stop(util, stopping);
-    System.exit(0);
+    return EXIT_SUCCESS;
+  }
+
+  public static void main(String[] args) {
+    launch(new MiniDfsServer(), args);
   }
 
   /** Stops the cluster once, whoever asks first. */
@@ -100,14 +111,14 @@ public final class MiniDfsServer {
     if (!stopping.compareAndSet(false, true)) {
       return;
     }
-    System.err.println("MiniDfsServer: stopping the MiniDFSCluster");
+    LOG.info("stopping the MiniDFSCluster");
     try {
       util.shutdownMiniDFSCluster();
       // The NameNode's and DataNodes' directories: nothing of a benchmark run needs them.
       util.cleanupTestDir();
-      System.err.println("MiniDfsServer: stopped");
+      LOG.info("stopped");
     } catch (Exception e) {
-      System.err.println("MiniDfsServer: shutdown: " + e);
+      LOG.warn("shutdown: {}", e.toString());
     }
   }
 }

@@ -27,12 +27,18 @@ import java.lang.reflect.Field;
 import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.harness.util.HarnessTool;
+import org.apache.hadoop.hbase.harness.util.ParentWatchdog;
+import org.apache.hadoop.hbase.harness.util.ToolException;
 import org.apache.hadoop.hbase.regionserver.wal.FSHLog;
 import org.apache.hadoop.hbase.wal.WALPerformanceEvaluation;
 import org.apache.hadoop.util.ToolRunner;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
 
 /**
  * One measurement of {@code scripts/harness bench wal}: runs HBase's own
@@ -55,9 +61,10 @@ import org.apache.hadoop.util.ToolRunner;
  * silently load the patched jar, or the other way round), and the histogram must hold exactly
  * {@code --expect-edits} values: WALPE logs a failed writer thread and carries on, which would
  * otherwise report a throughput for edits that were never written.</li>
- * <li>A watchdog. A run that takes longer than {@code --timeout-s} seconds (a WAL that locked up)
- * prints a thread dump of this JVM to stderr and exits with status 3. With {@code --parent-pid},
- * it also exits (status 4) as soon as that process (the harness) is gone.</li>
+ * <li>A watchdog ({@link ParentWatchdog}). A run that takes longer than {@code --timeout-s}
+ * seconds (a WAL that locked up) prints a thread dump of this JVM to stderr and exits with status
+ * 3. With {@code --parent-pid}, it also exits (status 4) as soon as that process (the harness) is
+ * gone.</li>
  * </ul>
  *
  * <p>Throughput is not computed here: WALPE logs it itself, as {@code Summary: threads=T,
@@ -65,103 +72,105 @@ import org.apache.hadoop.util.ToolRunner;
  * threads and the last one finishing; the harness reads that line.
  *
  * <p>Output on stdout: {@code harness-wal-result edits=N p50_us=A p99_us=B max_us=C mean_us=D
- * latency_source=hdr|walpe-sampled}. Exit status: 0 on success, 1 when WALPE or a check fails,
- * 2 on a bad command line, 3 on timeout, 4 when the parent is gone.
+ * latency_source=hdr|walpe-sampled}. Errors are one {@code harness-wal: ERROR:} line on stderr.
+ * Exit status: 0 on success, 1 when WALPE or a check fails, 2 on a bad command line, 3 on
+ * timeout, 4 when the parent is gone.
  */
-public final class WalBenchClient {
+public final class WalBenchClient extends HarnessTool {
   /** The prefix of the result line that {@code scripts/lib/bench_wal.sh} parses. */
   public static final String RESULT_PREFIX = "harness-wal-result";
+  /** Exit status when the run took longer than --timeout-s. */
+  static final int EXIT_TIMEOUT = 3;
+  /** Exit status when the --parent-pid process is gone. */
+  static final int EXIT_PARENT_GONE = 4;
 
-  private WalBenchClient() {
+  private static final Logger LOG = LoggerFactory.getLogger(WalBenchClient.class);
+
+  private String expectJar;
+  private long expectEdits;
+  private long timeoutS;
+  private long parentPid;
+  private String[] walpeArgs = new String[0];
+
+  public WalBenchClient() {
+    super("WalBenchClient", "WalBenchClient [--expect-jar JAR] [--expect-edits N] "
+      + "[--timeout-s S] [--parent-pid PID] -- WALPE-ARGS", "harness-wal: ERROR: ",
+      "harness-wal: ERROR: ");
   }
 
-  public static void main(String[] args) throws Exception {
-    String expectJar = null;
-    long expectEdits = -1;
-    long timeoutS = 600;
-    long parentPid = -1;
-    int i = 0;
-    for (; i < args.length; i++) {
-      String a = args[i];
-      if (a.equals("--")) {
-        i++;
-        break;
-      }
-      if (i + 1 >= args.length) {
-        usage("option " + a + " needs a value");
-      }
-      switch (a) {
-        case "--expect-jar":
-          expectJar = args[++i];
-          break;
-        case "--expect-edits":
-          expectEdits = Long.parseLong(args[++i]);
-          break;
-        case "--timeout-s":
-          timeoutS = Long.parseLong(args[++i]);
-          break;
-        case "--parent-pid":
-          parentPid = Long.parseLong(args[++i]);
-          break;
-        default:
-          usage("unknown option " + a);
-      }
-    }
-    String[] walpeArgs = Arrays.copyOfRange(args, Math.min(i, args.length), args.length);
+  /** The options end at the first "--"; WALPE gets the rest. */
+  @Override
+  protected String[] optionArgs(String[] args) {
+    int dash = Arrays.asList(args).indexOf("--");
+    walpeArgs = dash < 0 ? new String[0] : Arrays.copyOfRange(args, dash + 1, args.length);
+    return dash < 0 ? args : Arrays.copyOfRange(args, 0, dash);
+  }
 
+  @Override
+  protected void addOptions() {
+    addOptWithArg(null, "expect-jar", "JAR: the WAL classes must come from JAR.jar and WALPE "
+      + "from JAR-tests.jar");
+    addOptWithArg(null, "expect-edits", "the number of edits WALPE must time");
+    addOptWithArg(null, "timeout-s", "seconds the run may take (default 600)");
+    addOptWithArg(null, "parent-pid", "exit when this process is gone");
+  }
+
+  @Override
+  protected void processOptions(CommandLine cmd) {
+    noArguments(cmd);
+    expectJar = value(cmd, "expect-jar");
+    expectEdits = longValue(cmd, "expect-edits", -1, 0, Long.MAX_VALUE);
+    timeoutS = longValue(cmd, "timeout-s", 600, 1, Long.MAX_VALUE / 1_000_000_000L);
+    parentPid = longValue(cmd, "parent-pid", -1, 1, Long.MAX_VALUE);
+  }
+
+  @Override
+  protected int doWork() throws Exception {
     if (expectJar != null) {
       checkJar(FSHLog.class, expectJar + ".jar");
       checkJar(WALPerformanceEvaluation.class, expectJar + "-tests.jar");
     }
-    startWatchdog(timeoutS, parentPid);
+    startWatchdog();
 
     WALPerformanceEvaluation walpe = new WALPerformanceEvaluation();
     HdrReservoir reservoir = new HdrReservoir();
     String source = installReservoir(walpe, reservoir) ? "hdr" : "walpe-sampled";
     if (source.equals("walpe-sampled")) {
-      System.err.println("harness-wal: WARNING: could not replace WALPE's latencyHistogram; "
-        + "p50/p99 come from its sampled reservoir");
+      LOG.warn("could not replace WALPE's latencyHistogram; p50/p99 come from its sampled "
+        + "reservoir");
     }
 
     int rc = ToolRunner.run(HBaseConfiguration.create(), walpe, walpeArgs);
     if (rc != 0) {
-      fail("WALPerformanceEvaluation exited with " + rc);
+      throw new ToolException("WALPerformanceEvaluation exited with " + rc);
     }
     Histogram h = latencyHistogram(walpe);
     long count = h.getCount();
     if (expectEdits >= 0 && count != expectEdits) {
-      fail("WALPerformanceEvaluation timed " + count + " edits, expected " + expectEdits
-        + " (a writer thread failed; see the log above)");
+      throw new ToolException("WALPerformanceEvaluation timed " + count + " edits, expected "
+        + expectEdits + " (a writer thread failed; see the log above)");
     }
     Snapshot s = h.getSnapshot();
     System.out.println(String.format(Locale.ROOT,
       "%s edits=%d p50_us=%.1f p99_us=%.1f max_us=%.1f mean_us=%.1f latency_source=%s",
       RESULT_PREFIX, count, s.getMedian() / 1e3, s.get99thPercentile() / 1e3, s.getMax() / 1e3,
       s.getMean() / 1e3, source));
-    System.out.flush();
-    // WALPE leaves daemon and non-daemon threads (the log roller, DFS client threads) behind.
-    System.exit(0);
+    // WALPE leaves daemon and non-daemon threads (the log roller, DFS client threads) behind:
+    // launch() ends the JVM.
+    return EXIT_SUCCESS;
   }
 
-  /** One line that the harness quotes, then exit status 1. */
-  private static void fail(String why) {
-    System.err.println("harness-wal: ERROR: " + why);
-    System.exit(1);
-  }
-
-  private static void usage(String why) {
-    System.err.println("harness-wal: ERROR: " + why + "\nusage: WalBenchClient [--expect-jar JAR]"
-      + " [--expect-edits N] [--timeout-s S] [--parent-pid PID] -- WALPE-ARGS");
-    System.exit(2);
+  public static void main(String[] args) {
+    launch(new WalBenchClient(), args);
   }
 
   /** Fails unless {@code cls} was loaded from a jar file named {@code jarName}. */
   private static void checkJar(Class<?> cls, String jarName) throws Exception {
     String loc = cls.getProtectionDomain().getCodeSource().getLocation().toURI().getPath();
     String name = Paths.get(loc).getFileName().toString();
-    System.err.println("harness-wal: " + cls.getSimpleName() + " loaded from " + loc);
+    LOG.info("{} loaded from {}", cls.getSimpleName(), loc);
     if (!name.equals(jarName)) {
-      fail(cls.getName() + " comes from " + name + ", expected " + jarName);
+      throw new ToolException(cls.getName() + " comes from " + name + ", expected " + jarName);
     }
   }
 
@@ -192,7 +201,7 @@ public final class WalBenchClient {
       }
       return true;
     } catch (ReflectiveOperationException | RuntimeException e) {
-      System.err.println("harness-wal: WARNING: " + e);
+      LOG.warn("cannot replace WALPE's latencyHistogram: {}", e.toString());
       return false;
     }
   }
@@ -203,32 +212,23 @@ public final class WalBenchClient {
     return (Histogram) f.get(walpe);
   }
 
-  private static void startWatchdog(long timeoutS, long parentPid) {
-    Optional<ProcessHandle> parent =
-      parentPid > 0 ? ProcessHandle.of(parentPid) : Optional.empty();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS);
-    Thread t = new Thread(() -> {
-      try {
-        while (System.nanoTime() < deadline) {
-          TimeUnit.MILLISECONDS.sleep(500);
-          if (parentPid > 0 && !parent.map(ProcessHandle::isAlive).orElse(false)) {
-            System.err.println("harness-wal: the harness (pid " + parentPid + ") is gone");
-            Runtime.getRuntime().halt(4);
-          }
+  /** Ends the JVM on timeout (a thread dump first) or when the parent is gone. */
+  private void startWatchdog() {
+    ParentWatchdog.builder().parent(parentPid).timeout(timeoutS, TimeUnit.SECONDS).pollMs(500)
+      .build().start("harness-wal-watchdog", reason -> {
+        PrintStream err = System.err;
+        if (reason == ParentWatchdog.Reason.PARENT_GONE) {
+          err.println("harness-wal: ERROR: the harness (pid " + parentPid + ") is gone");
+          err.flush();
+          Runtime.getRuntime().halt(EXIT_PARENT_GONE);
         }
-      } catch (InterruptedException e) {
-        return;
-      }
-      PrintStream err = System.err;
-      err.println("harness-wal: TIMEOUT: still running after " + timeoutS + " s; thread dump:");
-      for (ThreadInfo ti : ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)) {
-        err.print(fullThreadInfo(ti));
-      }
-      err.flush();
-      Runtime.getRuntime().halt(3);
-    }, "harness-wal-watchdog");
-    t.setDaemon(true);
-    t.start();
+        err.println("harness-wal: TIMEOUT: still running after " + timeoutS + " s; thread dump:");
+        for (ThreadInfo ti : ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)) {
+          err.print(fullThreadInfo(ti));
+        }
+        err.flush();
+        Runtime.getRuntime().halt(EXIT_TIMEOUT);
+      });
   }
 
   /** {@link ThreadInfo#toString()} cuts stacks at 8 frames; this prints all of them. */

@@ -42,6 +42,11 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.ToDoubleFunction;
+import org.apache.hadoop.hbase.harness.util.ChartColors;
+import org.apache.hadoop.hbase.harness.util.Csv;
+import org.apache.hadoop.hbase.harness.util.HarnessTool;
+import org.apache.hadoop.hbase.harness.util.Stats;
+import org.apache.hadoop.hbase.harness.util.ToolException;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
@@ -53,6 +58,8 @@ import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.title.TextTitle;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
+
+import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
 
 /**
  * The report of {@code scripts/harness bench wal}: reads its {@code results.csv} (one line per
@@ -67,18 +74,16 @@ import org.jfree.data.xy.XYSeriesCollection;
  * </ul>
  *
  * <p>Usage: {@code WalBenchReport --csv FILE --summary FILE --chart FILE [--title TEXT]
- * [--note TEXT]...}. Each {@code --note} becomes a paragraph under the summary's title.
+ * [--note TEXT]...}. Each {@code --note} becomes a paragraph under the summary's title. A bad
+ * command line or CSV is one {@code WalBenchReport:} line on stderr, exit 2 or 1.
  */
-public final class WalBenchReport {
+public final class WalBenchReport extends HarnessTool {
   /** The header line of results.csv, exactly. */
   public static final String HEADER = "impl,threads,rep,ops_per_sec,p50_us,p99_us";
   static final String STOCK = "stock-fshlog";
   static final String PATCHED = "patched-fshlog";
   static final String ASYNC = "stock-asyncfs";
   private static final List<String> KNOWN = Arrays.asList(STOCK, PATCHED, ASYNC);
-  private static final Color[] COLORS =
-    { new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0x9467bd),
-      new Color(0xff7f0e), new Color(0x8c564b) };
   private static final Shape[] SHAPES =
     { new Rectangle2D.Double(-4, -4, 8, 8), new Ellipse2D.Double(-4.5, -4.5, 9, 9),
       new Polygon(new int[] { 0, 5, -5 }, new int[] { -5, 4, 4 }, 3),
@@ -118,59 +123,53 @@ public final class WalBenchReport {
     }
   }
 
-  private WalBenchReport() {
+  private Path csvFile;
+  private Path summaryFile;
+  private Path chartFile;
+  private String title;
+  private List<String> notes;
+
+  public WalBenchReport() {
+    super("WalBenchReport", "WalBenchReport --csv FILE --summary FILE --chart FILE "
+      + "[--title TEXT] [--note TEXT]...", "WalBenchReport: ", "WalBenchReport: ");
   }
 
-  public static void main(String[] args) throws IOException {
+  @Override
+  protected void addOptions() {
+    addRequiredOptWithArg(null, "csv", "results.csv of the run");
+    addRequiredOptWithArg(null, "summary", "the Markdown summary to write");
+    addRequiredOptWithArg(null, "chart", "the PNG chart to write");
+    addOptWithArg(null, "title", "the title of both (default: WAL benchmark)");
+    addOptWithArg(null, "note", "a paragraph under the summary's title (again for more)");
+  }
+
+  @Override
+  protected void processOptions(CommandLine cmd) {
+    noArguments(cmd);
+    csvFile = Paths.get(value(cmd, "csv"));
+    summaryFile = Paths.get(value(cmd, "summary"));
+    chartFile = Paths.get(value(cmd, "chart"));
+    title = value(cmd, "title", "WAL benchmark");
+    String[] n = cmd.getOptionValues("note");
+    notes = n == null ? new ArrayList<>() : Arrays.asList(n);
+  }
+
+  @Override
+  protected int doWork() throws IOException, ToolException {
     System.setProperty("java.awt.headless", "true");
-    Path csv = null;
-    Path summary = null;
-    Path chart = null;
-    String title = "WAL benchmark";
-    List<String> notes = new ArrayList<>();
-    for (int i = 0; i < args.length; i++) {
-      if (i + 1 >= args.length) {
-        usage("option " + args[i] + " needs a value");
-      }
-      switch (args[i]) {
-        case "--csv":
-          csv = Paths.get(args[++i]);
-          break;
-        case "--summary":
-          summary = Paths.get(args[++i]);
-          break;
-        case "--chart":
-          chart = Paths.get(args[++i]);
-          break;
-        case "--title":
-          title = args[++i];
-          break;
-        case "--note":
-          notes.add(args[++i]);
-          break;
-        default:
-          usage("unknown option " + args[i]);
-      }
-    }
-    if (csv == null || summary == null || chart == null) {
-      usage("--csv, --summary and --chart are required");
-    }
     List<Row> rows;
     try {
-      rows = read(csv);
+      rows = read(csvFile);
     } catch (IllegalArgumentException e) {
-      System.err.println("WalBenchReport: " + e.getMessage());
-      System.exit(1);
-      return;
+      throw new ToolException(e.getMessage());
     }
-    Files.write(summary, summary(rows, title, notes).getBytes(StandardCharsets.UTF_8));
-    chart(rows, title, chart);
+    Files.write(summaryFile, summary(rows, title, notes).getBytes(StandardCharsets.UTF_8));
+    chart(rows, title, chartFile);
+    return EXIT_SUCCESS;
   }
 
-  private static void usage(String why) {
-    System.err.println("WalBenchReport: " + why + "\nusage: WalBenchReport --csv FILE"
-      + " --summary FILE --chart FILE [--title TEXT] [--note TEXT]...");
-    System.exit(2);
+  public static void main(String[] args) {
+    launch(new WalBenchReport(), args);
   }
 
   /**
@@ -178,43 +177,17 @@ public final class WalBenchReport {
    * @throws IllegalArgumentException on a wrong header or a malformed line, naming the line
    */
   static List<Row> read(Path csv) throws IOException {
-    List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
-    if (lines.isEmpty() || !lines.get(0).trim().equals(HEADER)) {
-      throw new IllegalArgumentException(csv + ": the first line must be '" + HEADER + "'");
-    }
-    List<Row> rows = new ArrayList<>();
-    for (int n = 1; n < lines.size(); n++) {
-      String line = lines.get(n).trim();
-      if (line.isEmpty()) {
-        continue;
+    List<Row> rows = Csv.read(csv, HEADER, f -> {
+      if (f[0].isEmpty()) {
+        throw new NumberFormatException("no implementation");
       }
-      String[] f = line.split(",", -1);
-      try {
-        if (f.length != 6 || f[0].isEmpty()) {
-          throw new NumberFormatException("6 fields expected");
-        }
-        rows.add(new Row(f[0], Integer.parseInt(f[1]), Integer.parseInt(f[2]),
-          Double.parseDouble(f[3]), Double.parseDouble(f[4]), Double.parseDouble(f[5])));
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(csv + " line " + (n + 1) + ": '" + line + "': "
-          + e.getMessage());
-      }
-    }
+      return new Row(f[0], Integer.parseInt(f[1]), Integer.parseInt(f[2]),
+        Double.parseDouble(f[3]), Double.parseDouble(f[4]), Double.parseDouble(f[5]));
+    });
     if (rows.isEmpty()) {
       throw new IllegalArgumentException(csv + ": no measurements");
     }
     return rows;
-  }
-
-  /** The median of the values; the mean of the two middle ones for an even count. */
-  static double median(double[] values) {
-    if (values.length == 0) {
-      throw new IllegalArgumentException("median of nothing");
-    }
-    double[] v = values.clone();
-    Arrays.sort(v);
-    int m = v.length / 2;
-    return v.length % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2;
   }
 
   /** The implementations in a stable order: the three known ones first, then any others. */
@@ -248,7 +221,7 @@ public final class WalBenchReport {
   }
 
   private static double median(List<Row> cell, ToDoubleFunction<Row> f) {
-    return median(cell.stream().mapToDouble(f).toArray());
+    return Stats.median(cell.stream().mapToDouble(f).toArray());
   }
 
   /** The Markdown summary. */
@@ -407,7 +380,7 @@ public final class WalBenchReport {
     for (int i = 0; i < impls.size(); i++) {
       int k = KNOWN.indexOf(impls.get(i));
       int slot = k >= 0 ? k : other++;
-      r.setSeriesPaint(i, COLORS[slot % COLORS.length]);
+      r.setSeriesPaint(i, ChartColors.get(slot));
       r.setSeriesShape(i, SHAPES[slot % SHAPES.length]);
       r.setSeriesStroke(i, new BasicStroke(2f));
     }

@@ -20,18 +20,24 @@ package org.apache.hadoop.hbase.harness.bench.write;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.StartMiniClusterOption;
+import org.apache.hadoop.hbase.harness.util.HarnessTool;
+import org.apache.hadoop.hbase.harness.util.ParentWatchdog;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
 
 /**
  * The embedded target of the write benchmark: a mini cluster (HBaseTestingUtility: ZooKeeper, a
@@ -39,13 +45,44 @@ import org.apache.hadoop.hbase.StartMiniClusterOption;
  * benchmark's driver with the build of the configuration under test. It writes the client's
  * hbase-site.xml and a "ready" file into its folder, then serves until its standard input closes
  * (the driver ended or died). Usage: {@code EmbeddedCluster DIR REGIONSERVERS DATANODES
- * [KEY=VALUE ...]}.
+ * [KEY=VALUE ...]}; a bad command line is one {@code EmbeddedCluster: ERROR:} line and exit 2.
  */
-public final class EmbeddedCluster {
+public final class EmbeddedCluster extends HarnessTool {
   /** The persistent-memory folder of this JVM's region servers: removed when the driver goes. */
   static final String PMEM_DIR_PROPERTY = "harness.pmem.dir";
 
-  private EmbeddedCluster() {
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedCluster.class);
+
+  private File dir;
+  private int regionServers;
+  private int dataNodes;
+  private final Map<String, String> settings = new LinkedHashMap<>();
+
+  public EmbeddedCluster() {
+    super("EmbeddedCluster", "EmbeddedCluster DIR REGIONSERVERS DATANODES [KEY=VALUE ...]",
+      "EmbeddedCluster: ERROR: ", "EmbeddedCluster: ERROR: ");
+  }
+
+  @Override
+  protected String usageFooter() {
+    return "Starts a mini cluster with these server settings, writes DIR/client-site.xml and "
+      + "DIR/ready, and serves until standard input closes.";
+  }
+
+  @Override
+  protected void processOptions(CommandLine cmd) {
+    String[] args =
+      arguments(cmd, 3, Integer.MAX_VALUE, "DIR REGIONSERVERS DATANODES [KEY=VALUE ...]");
+    dir = new File(args[0]);
+    regionServers = (int) number("REGIONSERVERS", args[1], 1, 10);
+    dataNodes = (int) number("DATANODES", args[2], 1, 10);
+    for (int i = 3; i < args.length; i++) {
+      int eq = args[i].indexOf('=');
+      if (eq <= 0) {
+        throw new UsageException("'" + args[i] + "' is not KEY=VALUE");
+      }
+      settings.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+    }
   }
 
   /** Ports nothing listens on now, for the region servers. */
@@ -66,39 +103,27 @@ public final class EmbeddedCluster {
     return ports;
   }
 
-  public static void main(String[] args) throws Exception {
-    File dir = new File(args[0]);
-    int regionServers = Integer.parseInt(args[1]);
-    int dataNodes = Integer.parseInt(args[2]);
+  @Override
+  protected int doWork() throws Exception {
     System.setProperty("test.build.data.basedirectory", new File(dir, "data").getAbsolutePath());
-    Configuration conf = HBaseConfiguration.create();
+    Configuration conf = getConf();
     // Each region server of the JVM sizes its memstores and block cache from the whole heap:
     // give each its share, unless the configuration says otherwise.
     conf.setFloat("hbase.regionserver.global.memstore.size", 0.4f / regionServers);
     conf.setFloat("hfile.block.cache.size", 0.3f / regionServers);
-    for (int i = 3; i < args.length; i++) {
-      int eq = args[i].indexOf('=');
-      conf.set(args[i].substring(0, eq), args[i].substring(eq + 1));
+    for (Map.Entry<String, String> e : settings.entrySet()) {
+      conf.set(e.getKey(), e.getValue());
     }
     HBaseTestingUtility util = new HBaseTestingUtility(conf);
-    Thread watcher = new Thread(() -> {
-      try {
-        InputStream in = System.in;
-        while (in.read() >= 0) {
-          // Nothing is sent: the stream only ends.
-        }
-      } catch (IOException e) {
-        // The driver is gone.
-      }
+    Thread watcher = ParentWatchdog.builder().input(System.in).build().start("driver-watch", r -> {
+      LOG.info("the driver is gone ({}): stopping", r);
       String pmem = System.getProperty(PMEM_DIR_PROPERTY);
       if (pmem != null) {
         // The driver deletes it too, unless it died first.
         Targets.deleteTree(new File(pmem).toPath());
       }
       Runtime.getRuntime().halt(0);
-    }, "driver-watch");
-    watcher.setDaemon(true);
-    watcher.start();
+    });
     StartMiniClusterOption.Builder option =
       StartMiniClusterOption.builder().numRegionServers(regionServers).numDataNodes(dataNodes);
     String pmem = System.getProperty(PMEM_DIR_PROPERTY);
@@ -131,6 +156,13 @@ public final class EmbeddedCluster {
     }
     Files.move(tmp.toPath(), site.toPath(), StandardCopyOption.ATOMIC_MOVE);
     Files.write(new File(dir, "ready").toPath(), "ready\n".getBytes(StandardCharsets.UTF_8));
+    LOG.info("mini cluster of {} region servers and {} DataNodes ready", regionServers,
+      dataNodes);
     watcher.join();
+    return EXIT_SUCCESS;
+  }
+
+  public static void main(String[] args) {
+    launch(new EmbeddedCluster(), args);
   }
 }

@@ -26,6 +26,7 @@ import java.awt.geom.Rectangle2D;
 import java.io.File;
 import java.io.IOException;
 import java.util.List;
+import org.apache.hadoop.hbase.harness.util.ChartColors;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
@@ -40,17 +41,16 @@ import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
 /**
- * The chart of a run, like the seed's: latency over time, one line per configuration (p99 solid,
+ * The chart of a run: latency over time, one line per configuration (p99 solid,
  * p50 dashed, log scale), throughput below it, and the server events of each configuration on a
  * strip at the bottom. Rendered headless to PNG.
  */
 public final class LatencyChart {
-  private static final Color[] COLORS = { new Color(0x1f77b4), new Color(0xd62728),
-    new Color(0x2ca02c), new Color(0x9467bd), new Color(0xff7f0e), new Color(0x8c564b),
-    new Color(0xe377c2), new Color(0x7f7f7f), new Color(0xbcbd22), new Color(0x17becf) };
-  private static final Color[] EVENT_COLORS = { new Color(0x1f77b4), new Color(0x2ca02c),
-    new Color(0xff7f0e), new Color(0xd62728), new Color(0x9467bd), new Color(0x000000),
-    new Color(0x8c564b) };
+  /** The colours of the server events, in the order of {@link ServerEvents.Type}. */
+  private static final Color[] EVENT_COLORS = { ChartColors.get(ChartColors.BLUE),
+    ChartColors.get(ChartColors.GREEN), ChartColors.get(ChartColors.ORANGE),
+    ChartColors.get(ChartColors.RED), ChartColors.get(ChartColors.PURPLE), Color.BLACK,
+    ChartColors.get(ChartColors.BROWN) };
 
   private LatencyChart() {
   }
@@ -68,7 +68,7 @@ public final class LatencyChart {
     int s = 0;
     for (int c = 0; c < results.size(); c++) {
       RunResult r = results.get(c);
-      Color color = COLORS[c % COLORS.length];
+      Color color = ChartColors.get(c);
       XYSeries p99 = new XYSeries(r.config.name() + " p99", false, true);
       XYSeries p50 = new XYSeries(r.config.name() + " p50", false, true);
       XYSeries ops = new XYSeries(r.config.name() + " puts/s", false, true);

@@ -34,6 +34,9 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.harness.util.ToolException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where the write benchmark sends its puts: the embedded mini cluster (a JVM of its own per
@@ -43,6 +46,8 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
  * only).
  */
 public final class Targets {
+  private static final Logger LOG = LoggerFactory.getLogger(Targets.class);
+
   private Targets() {
   }
 
@@ -57,33 +62,28 @@ public final class Targets {
     /** Gets the servers ready for the configuration; returns the client's settings. */
     Configuration prepare(WriteConfig config, File runDir) throws Exception;
 
-    /** The logs that hold the servers' events, or none when they cannot be read. */
-    List<Path> logs();
+    /** The logs that hold the servers' events; none by default (they cannot be read). */
+    default List<Path> logs() {
+      return new ArrayList<>();
+    }
 
-    /** After the configuration's run. */
-    void finish(WriteConfig config);
+    /** After the configuration's run; nothing by default. */
+    default void finish(WriteConfig config) {
+    }
 
-    /** Stops whatever the target started and must not outlive the driver. */
-    void close();
+    /** Stops whatever the target started and must not outlive the driver; nothing by default. */
+    default void close() {
+    }
   }
 
-  /** A failure the user can act on; its message is the one line printed. */
-  public static final class BenchException extends Exception {
+  /** A failure of the benchmark the user can act on; its message is the one line printed. */
+  public static final class BenchException extends ToolException {
     private static final long serialVersionUID = 1L;
 
     public BenchException(String message) {
       super(message);
     }
   }
-
-  /** The add-opens flags of HBase and Hadoop on JDK 17 (as in the harness's surefire argLine). */
-  static final String[] JVM_OPENS = { "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-    "--add-opens", "java.base/java.nio=ALL-UNNAMED", "--add-opens",
-    "java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED",
-    "--add-opens", "java.base/java.util=ALL-UNNAMED", "--add-opens",
-    "java.base/java.util.concurrent=ALL-UNNAMED", "--add-exports",
-    "java.base/jdk.internal.misc=ALL-UNNAMED", "-Dio.netty.tryReflectionSetAccessible=true",
-    "-Djava.net.preferIPv4Stack=true", "-Djava.awt.headless=true" };
 
   static String classpathOf(String build) throws BenchException {
     String file = System.getProperty("harness.classpath." + build);
@@ -104,16 +104,21 @@ public final class Targets {
     private final int regionServers;
     private final String heap;
     private final long startTimeoutMs;
+    private final List<String> jvmFlags;
     private Process child;
     private File dir;
     private Path log;
     /** The persistent-memory folder of the running mini cluster's JVM, or null. */
     private Path pmemDir;
 
-    public Embedded(int regionServers, String heap, long startTimeoutMs) {
+    /**
+     * @param jvmFlags the JDK 17 flags of the mini cluster's JVM ({@link JvmFlags})
+     */
+    public Embedded(int regionServers, String heap, long startTimeoutMs, List<String> jvmFlags) {
       this.regionServers = regionServers;
       this.heap = heap;
       this.startTimeoutMs = startTimeoutMs;
+      this.jvmFlags = new ArrayList<>(jvmFlags);
     }
 
     @Override
@@ -145,9 +150,7 @@ public final class Targets {
       cmd.add("-Xmx" + heap);
       cmd.add("-XX:+UseG1GC");
       cmd.add("-XX:+ExitOnOutOfMemoryError");
-      for (String o : JVM_OPENS) {
-        cmd.add(o);
-      }
+      cmd.addAll(jvmFlags);
       cmd.add("-Dlog4j2.configurationFile=" + System.getProperty("log4j2.configurationFile"));
       cmd.add("-Dharness.log.file=" + log);
       cmd.add("-Dharness.bench.driver=" + ManagementFactory.getRuntimeMXBean().getPid());
@@ -336,10 +339,9 @@ public final class Targets {
       boolean up = !env.isEmpty() && harnessQuiet(status) == 0;
       if (!(same && up)) {
         if (!env.isEmpty()) {
-          System.err.println("harness: bench write: restarting the local cluster for '"
-            + config.name() + "' (" + config.build() + " build"
-            + (config.pmem() ? ", --pmem" : "") + (want.isEmpty() ? ""
-              : ", " + String.join(" ", want)) + ")");
+          WriteBench.progress("restarting the local cluster for '" + config.name() + "' ("
+            + config.build() + " build" + (config.pmem() ? ", --pmem" : "")
+            + (want.isEmpty() ? "" : ", " + String.join(" ", want)) + ")");
           List<String> stop = new ArrayList<>();
           stop.add("cluster");
           stop.add("stop");
@@ -391,13 +393,6 @@ public final class Targets {
       return l;
     }
 
-    @Override
-    public void finish(WriteConfig config) {
-    }
-
-    @Override
-    public void close() {
-    }
   }
 
   /** A cluster given by its hbase-site.xml: only table and client settings apply. */
@@ -434,18 +429,6 @@ public final class Targets {
       return conf;
     }
 
-    @Override
-    public List<Path> logs() {
-      return new ArrayList<>();
-    }
-
-    @Override
-    public void finish(WriteConfig config) {
-    }
-
-    @Override
-    public void close() {
-    }
   }
 
   static String safe(String name) {
@@ -482,6 +465,7 @@ public final class Targets {
       }
     } catch (IOException e) {
       // Best effort: the run folder keeps what could not be removed.
+      LOG.warn("could not delete all of {}: {}", root, e.toString());
     }
   }
 }

@@ -32,6 +32,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -39,6 +40,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.ClusterMetrics;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
@@ -50,10 +52,19 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.harness.bench.write.Targets.BenchException;
 import org.apache.hadoop.hbase.harness.bench.write.Targets.Target;
+import org.apache.hadoop.hbase.harness.util.ClientSettings;
+import org.apache.hadoop.hbase.harness.util.HarnessTool;
+import org.apache.hadoop.hbase.harness.util.Tables;
+import org.apache.hadoop.hbase.harness.util.ToolException;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.logging.log4j.core.config.Configurator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
 
 /**
- * The driver of {@code scripts/harness bench write}: the write workload of the seed's production
+ * The driver of {@code scripts/harness bench write}: the write workload of a production write
  * benchmark (100 writer threads, 120-byte keys, 1024-byte values of [A-Z0-9], each put
  * acknowledged on its own) from a client JVM of its own, against the embedded mini cluster, the
  * harness's local cluster or a cluster given by an hbase-site.xml, for each named configuration
@@ -61,159 +72,128 @@ import org.apache.hadoop.hbase.util.Bytes;
  * p99.9, max, CPU), events.csv (flushes, WAL rolls, compactions, splits, ... from the servers'
  * logs), summary.txt and latency.png. The folder is named *.partial while the run goes on and
  * *.failed if it fails, so that no half-written result poses as a finished one.
+ *
+ * <p>Usage: {@code WriteBench --out DIR [options]} (scripts/harness passes {@code --out}); the
+ * results on stdout, progress on stderr ({@code harness: bench write: ...}) and in the run's
+ * logs/client.log. Exit 0, 1 on a failure (one {@code harness: error: bench write:} line), 2 on a
+ * bad command line (one {@code harness: usage error:} line).
  */
-public final class WriteBench {
+public final class WriteBench extends HarnessTool {
   /** The table attribute that marks a table as the benchmark's own. */
   static final String MARK = "HARNESS_BENCH";
 
-  private static final String USAGE = "bench write [--target embedded|cluster|HBASE_SITE_XML] "
-    + "[--threads N] [--rows N] [--key-size N] [--value-size N] [--regions N] "
-    + "[--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL|SKIP_WAL] [--configs NAME[+NAME],...] "
-    + "[--duration S] [--verify] [--table NAME] [--regionservers N] [--conf KEY=VALUE]";
+  private static final Logger LOG = LoggerFactory.getLogger(WriteBench.class);
 
-  /** A bad command line: exit 2. */
-  static final class UsageException extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    UsageException(String m) {
-      super(m);
-    }
-  }
-
-  /** The command line. */
-  static final class Options {
+  /** The command line, checked. */
+  static final class Settings {
     String target = "embedded";
     String configs;
     String table = "harness_bench_write";
     int regions;
     int regionServers = 3;
     boolean verify;
-    boolean durationGiven;
     final Map<String, String> serverConf = new LinkedHashMap<>();
     final WriteLoad.Params load = new WriteLoad.Params();
     File out;
-
-    static Options parse(String[] args) throws UsageException {
-      Options o = new Options();
-      for (int i = 0; i < args.length; i++) {
-        String a = args[i];
-        if (a.equals("--verify")) {
-          o.verify = true;
-          continue;
-        }
-        if (a.equals("--help") || a.equals("-h")) {
-          throw new UsageException("usage: " + USAGE);
-        }
-        if (!a.startsWith("--")) {
-          throw new UsageException("bench write: unexpected argument '" + a + "'");
-        }
-        if (i + 1 >= args.length) {
-          throw new UsageException(a + " needs a value");
-        }
-        String v = args[++i];
-        switch (a) {
-          case "--target":
-            o.target = v;
-            break;
-          case "--threads":
-            o.load.threads = (int) number(a, v, 1, 5000);
-            break;
-          case "--rows":
-            o.load.rows = number(a, v, 1, Long.MAX_VALUE);
-            break;
-          case "--key-size":
-            o.load.keySize = (int) number(a, v, 8, Short.MAX_VALUE);
-            break;
-          case "--value-size":
-            o.load.valueSize = (int) number(a, v, 1, 64 * 1024 * 1024);
-            break;
-          case "--regions":
-            o.regions = (int) number(a, v, 1, 1296);
-            break;
-          case "--regionservers":
-            o.regionServers = (int) number(a, v, 1, 10);
-            break;
-          case "--duration":
-            o.load.durationS = (int) number(a, v, 1, 7 * 24 * 3600);
-            o.durationGiven = true;
-            break;
-          case "--durability":
-            try {
-              Durability d = Durability.valueOf(v.toUpperCase(Locale.ROOT));
-              if (d == Durability.USE_DEFAULT) {
-                throw new IllegalArgumentException();
-              }
-              o.load.durability = d;
-            } catch (IllegalArgumentException e) {
-              throw new UsageException(
-                "--durability '" + v + "' is not one of SYNC_WAL, FSYNC_WAL, ASYNC_WAL, SKIP_WAL");
-            }
-            break;
-          case "--configs":
-            o.configs = v;
-            break;
-          case "--table":
-            o.table = v;
-            break;
-          case "--conf":
-            int eq = v.indexOf('=');
-            if (eq <= 0) {
-              throw new UsageException("--conf '" + v + "' is not KEY=VALUE");
-            }
-            o.serverConf.put(v.substring(0, eq), v.substring(eq + 1));
-            break;
-          case "--out":
-            o.out = new File(v);
-            break;
-          default:
-            throw new UsageException("bench write: unknown option '" + a + "'");
-        }
-      }
-      if (o.load.rows > 0 && !o.durationGiven) {
-        o.load.durationS = 0;
-      }
-      if (o.out == null) {
-        throw new UsageException("bench write: --out is missing (scripts/harness passes it)");
-      }
-      try {
-        TableName.valueOf(o.table);
-      } catch (IllegalArgumentException e) {
-        throw new UsageException("--table '" + o.table + "' is not a table name: "
-          + e.getMessage());
-      }
-      return o;
-    }
-
-    private static long number(String opt, String v, long min, long max) throws UsageException {
-      long n;
-      try {
-        n = Long.parseLong(v.replace("_", ""));
-      } catch (NumberFormatException e) {
-        throw new UsageException(opt + " '" + v + "' is not a number");
-      }
-      if (n < min || n > max) {
-        throw new UsageException(opt + " must be from " + min + " to " + max + ", not " + v);
-      }
-      return n;
-    }
   }
 
-  private final Options o;
-  private final File partial;
+  /** Whether the benchmark is the JVM's program: then it owns the JVM's logging. */
+  private final boolean ownsJvm;
+  private Settings o;
+  private File partial;
   private Target target;
   private volatile boolean finished;
 
-  private WriteBench(Options o) {
-    this.o = o;
-    this.partial = new File(o.out.getPath() + ".partial");
+  WriteBench(boolean ownsJvm) {
+    super("bench write", "bench write [--target embedded|cluster|HBASE_SITE_XML] [--threads N] "
+      + "[--rows N] [--key-size N] [--value-size N] [--regions N] "
+      + "[--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL|SKIP_WAL] [--configs NAME[+NAME],...] "
+      + "[--duration S] [--verify] [--table NAME] [--regionservers N] [--conf KEY=VALUE]",
+      "harness: usage error: bench write: ", "harness: error: bench write: ");
+    this.ownsJvm = ownsJvm;
   }
 
+  @Override
+  protected void addOptions() {
+    addOptWithArg(null, "target", "embedded (the default), cluster or an hbase-site.xml");
+    addOptWithArg(null, "threads", "writer threads, one put in flight each (default 100)");
+    addOptWithArg(null, "rows", "stop each configuration after N rows (default: no limit)");
+    addOptWithArg(null, "key-size", "bytes of a row key (default 120)");
+    addOptWithArg(null, "value-size", "bytes of a value (default 1024)");
+    addOptWithArg(null, "regions", "regions of the pre-split table (default: one per server)");
+    addOptWithArg(null, "durability", "SYNC_WAL, FSYNC_WAL, ASYNC_WAL or SKIP_WAL");
+    addOptWithArg(null, "configs", "NAME[+NAME],...: the configurations, in turn");
+    addOptWithArg(null, "duration", "seconds of load per configuration (default 60)");
+    addOptNoArg(null, "verify", "read a sample of the acknowledged rows back");
+    addOptWithArg(null, "table", "the table (default harness_bench_write)");
+    addOptWithArg(null, "regionservers", "region servers of the embedded target (default 3)");
+    addOptWithArg(null, "conf", "KEY=VALUE: a server setting (again for more)");
+    addRequiredOptWithArg(null, "out", "the run folder (scripts/harness passes it)");
+  }
+
+  @Override
+  protected void processOptions(CommandLine cmd) {
+    noArguments(cmd);
+    Settings s = new Settings();
+    WriteLoad.Params load = s.load;
+    s.target = value(cmd, "target", s.target);
+    load.threads = intValue(cmd, "threads", load.threads, 1, 5000);
+    load.rows = longValue(cmd, "rows", load.rows, 1, Long.MAX_VALUE);
+    load.keySize = intValue(cmd, "key-size", load.keySize, 8, Short.MAX_VALUE);
+    load.valueSize = intValue(cmd, "value-size", load.valueSize, 1, 64 * 1024 * 1024);
+    s.regions = intValue(cmd, "regions", s.regions, 1, 1296);
+    s.regionServers = intValue(cmd, "regionservers", s.regionServers, 1, 10);
+    load.durationS = intValue(cmd, "duration", load.durationS, 1, 7 * 24 * 3600);
+    if (load.rows > 0 && !cmd.hasOption("duration")) {
+      load.durationS = 0;
+    }
+    String d = value(cmd, "durability");
+    if (d != null) {
+      Durability given = null;
+      try {
+        given = Durability.valueOf(d.toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        // Refused below.
+      }
+      if (given == null || given == Durability.USE_DEFAULT) {
+        throw new UsageException(
+          "--durability '" + d + "' is not one of SYNC_WAL, FSYNC_WAL, ASYNC_WAL, SKIP_WAL");
+      }
+      load.durability = given;
+    }
+    s.configs = value(cmd, "configs");
+    s.table = value(cmd, "table", s.table);
+    String[] confs = cmd.getOptionValues("conf");
+    for (String kv : confs == null ? new String[0] : confs) {
+      int eq = kv.indexOf('=');
+      if (eq <= 0) {
+        throw new UsageException("--conf '" + kv + "' is not KEY=VALUE");
+      }
+      s.serverConf.put(kv.substring(0, eq), kv.substring(eq + 1));
+    }
+    s.out = new File(value(cmd, "out"));
+    s.verify = cmd.hasOption("verify");
+    try {
+      TableName.valueOf(s.table);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--table '" + s.table + "' is not a table name: "
+        + e.getMessage());
+    }
+    this.o = s;
+    this.partial = new File(s.out.getPath() + ".partial");
+  }
+
+  /** One line of progress: on stderr for the user, and in the log. */
   static void progress(String msg) {
+    LOG.info(msg);
     System.err.println("harness: bench write: " + msg);
     System.err.flush();
   }
 
-  /** Sets up logging to the run folder: must run before any HBase class logs. */
+  /**
+   * Sets up logging to the run folder. The system properties go to the embedded cluster's JVMs;
+   * when the benchmark is the JVM's program, its own logging is moved to the run folder too.
+   */
   private void setUpLogging() throws IOException {
     File logs = new File(partial, "logs");
     Files.createDirectories(logs.toPath());
@@ -233,13 +213,18 @@ public final class WriteBench {
     Files.write(props.toPath(), p.getBytes(StandardCharsets.UTF_8));
     System.setProperty("log4j2.configurationFile", props.getAbsolutePath());
     System.setProperty("harness.log.file", new File(logs, "client.log").getAbsolutePath());
+    if (ownsJvm) {
+      // Logging started with the JVM (HBase's tool base class logs), before the folder existed.
+      Configurator.reconfigure(props.toURI());
+    }
   }
 
   private Target makeTarget() throws BenchException {
     switch (o.target) {
       case "embedded":
         return new Targets.Embedded(o.regionServers,
-          System.getProperty("harness.embedded.heap", "4g"), 300_000);
+          System.getProperty("harness.embedded.heap", "4g"), 300_000,
+          JvmFlags.fromSystemProperty());
       case "cluster":
         String dir = System.getProperty("harness.cluster.dir");
         String script = System.getProperty("harness.script");
@@ -257,7 +242,7 @@ public final class WriteBench {
     }
   }
 
-  private List<WriteConfig> configs() throws UsageException {
+  private List<WriteConfig> configs() {
     boolean harnessTarget = o.target.equals("embedded") || o.target.equals("cluster");
     // Builds can only be compared on servers the harness starts.
     String list = o.configs != null ? o.configs
@@ -291,7 +276,27 @@ public final class WriteBench {
     return null;
   }
 
-  int run() throws Exception {
+  /** Runs the benchmark; a failure marks the run folder failed. */
+  @Override
+  protected int doWork() throws Exception {
+    boolean ok = false;
+    String why = "failed";
+    try {
+      int rc = runBench();
+      ok = true;
+      return rc;
+    } catch (Exception | Error e) {
+      why = e instanceof ToolException ? e.getMessage() : e.toString();
+      throw e;
+    } finally {
+      if (!ok && !finished) {
+        markFailed(why);
+        finished = true;
+      }
+    }
+  }
+
+  private int runBench() throws Exception {
     if (o.out.exists() || partial.exists()) {
       throw new BenchException("the run folder " + o.out + " exists already");
     }
@@ -432,12 +437,7 @@ public final class WriteBench {
   private RunResult runOne(WriteConfig c) throws Exception {
     RunResult r = new RunResult(c);
     long t0 = System.currentTimeMillis();
-    Configuration conf;
-    try {
-      conf = target.prepare(c, partial);
-    } catch (BenchException e) {
-      throw e;
-    }
+    Configuration conf = target.prepare(c, partial);
     for (Map.Entry<String, String> e : c.clientConf().entrySet()) {
       conf.set(e.getKey(), e.getValue());
     }
@@ -489,12 +489,8 @@ public final class WriteBench {
 
   /** The number of live region servers; fails with one line when the cluster does not answer. */
   private int checkReachable(Configuration conf) throws Exception {
-    Configuration quick = new Configuration(conf);
-    quick.setInt("hbase.client.retries.number", 3);
-    quick.setInt("zookeeper.recovery.retry", 1);
-    quick.setInt("hbase.rpc.timeout", 10000);
-    quick.setInt("hbase.client.operation.timeout", 30000);
-    quick.setInt("zookeeper.session.timeout", 15000);
+    Configuration quick = ClientSettings.failFast(conf, 3,
+      (int) HConstants.DEFAULT_HBASE_CLIENT_PAUSE, 10_000, 30_000, 15_000);
     ExecutorService pool = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "reachability");
       t.setDaemon(true);
@@ -519,15 +515,10 @@ public final class WriteBench {
       throw new BenchException("cannot reach the target cluster (" + target.describe() + ", "
         + "ZooKeeper " + conf.get("hbase.zookeeper.quorum") + ":"
         + conf.get("hbase.zookeeper.property.clientPort") + "): no answer in 60s");
-    } catch (java.util.concurrent.ExecutionException e) {
-      Throwable c = e.getCause();
-      while (c.getCause() != null && c.getCause() != c) {
-        c = c.getCause();
-      }
+    } catch (ExecutionException e) {
       throw new BenchException("cannot reach the target cluster (" + target.describe() + ", "
         + "ZooKeeper " + conf.get("hbase.zookeeper.quorum") + ":"
-        + conf.get("hbase.zookeeper.property.clientPort") + "): " + c.getClass().getSimpleName()
-        + ": " + String.valueOf(c.getMessage()).split("\n", 2)[0]);
+        + conf.get("hbase.zookeeper.property.clientPort") + "): " + firstLine(rootCause(e)));
     } finally {
       pool.shutdownNow();
     }
@@ -537,25 +528,9 @@ public final class WriteBench {
   private void createTable(Connection conn, TableName tn, WriteConfig c, int regions)
     throws Exception {
     try (Admin admin = conn.getAdmin()) {
-      if (admin.tableExists(tn)) {
-        TableDescriptor old = admin.getDescriptor(tn);
-        Set<String> fams = new TreeSet<>();
-        for (ColumnFamilyDescriptor f : old.getColumnFamilies()) {
-          fams.add(f.getNameAsString());
-        }
-        boolean ours = "write".equals(old.getValue(MARK)) && fams.size() == 1
-          && fams.contains(Bytes.toString(WriteLoad.FAMILY));
-        if (!ours) {
-          throw new BenchException("table " + tn + " exists with another schema (families "
-            + String.join(",", fams) + ", not made by bench write); drop it or pass --table");
-        }
-        if (admin.isTableEnabled(tn)) {
-          admin.disableTable(tn);
-        }
-        admin.deleteTable(tn);
-      }
       TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(tn)
-        .setColumnFamily(ColumnFamilyDescriptorBuilder.of(WriteLoad.FAMILY)).setValue(MARK, "write");
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.of(WriteLoad.FAMILY))
+        .setValue(MARK, "write");
       for (Map.Entry<String, String> e : c.tableConf().entrySet()) {
         if (e.getKey().equals("SPLIT_POLICY")) {
           b.setRegionSplitPolicyClassName(e.getValue());
@@ -564,61 +539,40 @@ public final class WriteBench {
         }
       }
       List<byte[]> splits = KeyValues.splitKeys(regions);
-      admin.createTable(b.build(), splits.toArray(new byte[0][]));
+      Tables.createOrReplace(admin, b.build(), splits.toArray(new byte[0][]),
+        WriteBench::notOurs);
     }
+  }
+
+  /** Why an existing table is not one the benchmark made (to be replaced), or null. */
+  private static String notOurs(TableDescriptor old) {
+    Set<String> fams = new TreeSet<>();
+    for (ColumnFamilyDescriptor f : old.getColumnFamilies()) {
+      fams.add(f.getNameAsString());
+    }
+    boolean ours = "write".equals(old.getValue(MARK)) && fams.size() == 1
+      && fams.contains(Bytes.toString(WriteLoad.FAMILY));
+    return ours ? null : "table " + old.getTableName() + " exists with another schema (families "
+      + String.join(",", fams) + ", not made by bench write); drop it or pass --table";
   }
 
   private void dropTable(Connection conn, TableName tn) {
     try (Admin admin = conn.getAdmin()) {
-      admin.disableTable(tn);
-      admin.deleteTable(tn);
+      Tables.drop(admin, tn);
     } catch (IOException e) {
       progress("could not drop " + tn + " after the run: " + e.getMessage());
     }
   }
 
   public static void main(String[] args) {
-    int rc = execute(args);
-    System.out.flush();
-    System.exit(rc);
+    launch(new WriteBench(true), args);
   }
 
-  /** Runs the benchmark; returns the exit code (0, 1 on an error, 2 on a bad command line). */
+  /**
+   * Runs the benchmark in this JVM (its logging stays as it is); returns the exit status: 0, 1 on
+   * a failure, 2 on a bad command line.
+   */
   public static int execute(String[] args) {
-    int rc;
-    String why = "failed";
-    WriteBench bench = null;
-    try {
-      Options o = Options.parse(args);
-      bench = new WriteBench(o);
-      rc = bench.run();
-    } catch (UsageException e) {
-      System.err.println("harness: usage error: " + e.getMessage());
-      rc = 2;
-    } catch (BenchException e) {
-      System.err.println("harness: error: bench write: " + e.getMessage());
-      why = e.getMessage();
-      rc = 1;
-    } catch (Throwable t) {
-      why = t.toString();
-      if (bench != null && bench.partial.isDirectory()) {
-        try (java.io.PrintStream ps = new java.io.PrintStream(
-          new File(bench.partial, "logs/driver-error.txt"), "UTF-8")) {
-          t.printStackTrace(ps);
-        } catch (IOException e) {
-          t.printStackTrace();
-        }
-      } else {
-        t.printStackTrace();
-      }
-      System.err.println("harness: error: bench write: " + t.getClass().getSimpleName() + ": "
-        + String.valueOf(t.getMessage()).split("\n", 2)[0]);
-      rc = 1;
-    }
-    if (rc != 0 && bench != null && !bench.finished) {
-      bench.markFailed(why);
-      bench.finished = true;
-    }
-    return rc;
+    return new WriteBench(false).run(args);
   }
 }

@@ -34,7 +34,7 @@ import java.util.Set;
 public final class WriteConfigs {
   private static final String MAX = String.valueOf(Integer.MAX_VALUE);
   /**
-   * "Never" for the compaction thresholds. The seed set Integer.MAX_VALUE; 2.x's exploring policy
+   * "Never" for the compaction thresholds. Integer.MAX_VALUE would not do: 2.x's exploring policy
    * adds the minimum to an index when a store may be stuck, which would overflow.
    */
   private static final String NEVER = "1000000";
@@ -56,9 +56,9 @@ public final class WriteConfigs {
       add(WriteConfig.builder(d.toLowerCase().replace('_', '-')).describe("puts with " + d)
         .durability(d));
     }
-    // The scenarios of the production write benchmark (seed 002), each on top of the one before.
+    // The scenarios of a production write benchmark, each on top of the one before.
     add(WriteConfig.builder("client-tuned")
-      .describe("the seed's client: pause 20 ms, 11 retries, TCP no-delay")
+      .describe("a tuned client: pause 20 ms, 11 retries, TCP no-delay")
       .client("hbase.client.pause", 20).client("hbase.client.retries.number", 11)
       .client("hbase.ipc.client.tcpnodelay", true));
     WriteConfig splitsOff = add(WriteConfig.builder("splits-off")
@@ -73,7 +73,7 @@ public final class WriteConfigs {
         + "memstore block multiplier 8")
       .with(compactionsOff).table("hbase.hstore.blockingStoreFiles", MAX)
       .table("hbase.hregion.memstore.block.multiplier", 8));
-    // HBASE-20003, issue 5's comparison: MSLAB chunks on persistent memory with and without the
+    // HBASE-20003: MSLAB chunks on persistent memory with and without the
     // WAL, against the released build's on-heap MSLAB chunks with the WAL.
     add(WriteConfig.builder("pmem-skip-wal")
       .describe("persistent-memory MSLAB chunks (HBASE-20003), puts with SKIP_WAL").build("patched")

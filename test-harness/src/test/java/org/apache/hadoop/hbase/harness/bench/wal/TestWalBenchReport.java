@@ -81,13 +81,6 @@ public class TestWalBenchReport {
   }
 
   @Test
-  public void testMedian() {
-    assertEquals(3.0, WalBenchReport.median(new double[] { 5, 1, 3 }), 0);
-    assertEquals(2.5, WalBenchReport.median(new double[] { 4, 1, 3, 2 }), 0);
-    assertEquals(7.0, WalBenchReport.median(new double[] { 7 }), 0);
-  }
-
-  @Test
   public void testGrouped() {
     assertEquals("1,234,568", WalBenchReport.grouped(1234567.8));
     assertEquals("999", WalBenchReport.grouped(999.4));

@@ -30,7 +30,9 @@ import java.nio.file.Files;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import org.apache.hadoop.hbase.harness.util.ToolRun;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.Rule;
 import org.junit.Test;
@@ -42,11 +44,13 @@ import org.junit.rules.TemporaryFolder;
  * the chart, and the command line's bad input.
  */
 public class TestWriteBenchParts {
+  private static final List<String> NO_FLAGS = Collections.emptyList();
+
   @Rule
   public TemporaryFolder tmp = new TemporaryFolder();
 
   @Test
-  public void testSeedScenariosAreNamedAndBuildOnEachOther() {
+  public void testProductionScenariosAreNamedAndBuildOnEachOther() {
     for (String n : new String[] { "default", "stock", "patched", "wal-fshlog", "wal-asyncfs",
       "sync-wal", "fsync-wal", "async-wal", "skip-wal", "splits-off", "compactions-off",
       "blocking-raised", "client-tuned" }) {
@@ -223,6 +227,59 @@ public class TestWriteBenchParts {
   }
 
   @Test
+  public void testCommandLineErrorsAreOneLineAndExit2() {
+    String out = new File(tmp.getRoot(), "run").getPath();
+    String prefix = "harness: usage error: bench write: ";
+    ToolRun.of(new WriteBench(false), "--out", out, "--frobnicate", "1")
+      .assertUsageError(prefix, "unknown option '--frobnicate'");
+    ToolRun.of(new WriteBench(false), "--out", out, "--threads", "many")
+      .assertUsageError(prefix, "--threads 'many' is not a number");
+    ToolRun.of(new WriteBench(false), "--out", out, "--threads", "0")
+      .assertUsageError(prefix, "--threads must be from 1 to 5000, not 0");
+    ToolRun.of(new WriteBench(false), "--out", out, "--rows", "1e6")
+      .assertUsageError(prefix, "--rows '1e6' is not a number");
+    ToolRun.of(new WriteBench(false), "--out", out, "--duration")
+      .assertUsageError(prefix, "--duration needs a value");
+    ToolRun.of(new WriteBench(false), "--out", out, "extra")
+      .assertUsageError(prefix, "unexpected argument 'extra'");
+    ToolRun.of(new WriteBench(false), "--threads", "4")
+      .assertUsageError(prefix, "--out is required");
+    // A prefix of an option is no option.
+    ToolRun.of(new WriteBench(false), "--out", out, "--thread", "4")
+      .assertUsageError(prefix, "unknown option '--thread'");
+    assertFalse(new File(out).exists());
+    assertFalse(new File(out + ".partial").exists());
+  }
+
+  @Test
+  public void testHelp() {
+    ToolRun r = ToolRun.of(new WriteBench(false), "--threads", "4", "-h").assertHelp("bench write");
+    for (String o : new String[] { "--target", "--threads", "--rows", "--key-size", "--value-size",
+      "--regions", "--durability", "--configs", "--duration", "--verify", "--table",
+      "--regionservers", "--conf", "--out" }) {
+      assertTrue(o, r.out.contains(o));
+    }
+    ToolRun.of(new WriteBench(false), "--help").assertHelp("bench write");
+  }
+
+  @Test
+  public void testEmbeddedClusterCommandLine() {
+    String dir = tmp.getRoot().getPath();
+    String prefix = "EmbeddedCluster: ERROR: ";
+    ToolRun.of(new EmbeddedCluster(), dir, "1", "3", "--nope")
+      .assertUsageError(prefix, "unknown option '--nope'");
+    ToolRun.of(new EmbeddedCluster(), dir, "one", "3")
+      .assertUsageError(prefix, "REGIONSERVERS 'one' is not a number");
+    ToolRun.of(new EmbeddedCluster(), dir, "1", "0")
+      .assertUsageError(prefix, "DATANODES must be from 1 to 10, not 0");
+    ToolRun.of(new EmbeddedCluster(), dir, "1", "3", "novalue")
+      .assertUsageError(prefix, "'novalue' is not KEY=VALUE");
+    ToolRun.of(new EmbeddedCluster(), dir, "1")
+      .assertUsageError(prefix, "needs DIR REGIONSERVERS DATANODES");
+    ToolRun.of(new EmbeddedCluster(), "-h").assertHelp("EmbeddedCluster DIR");
+  }
+
+  @Test
   public void testPersistentMemoryConfigurationsOfIssue5() throws Exception {
     WriteConfig skip = WriteConfigs.parseOne("pmem-skip-wal");
     assertTrue(skip.pmem());
@@ -273,12 +330,13 @@ public class TestWriteBenchParts {
   @Test
   public void testEmbeddedTargetRunsPmemWithOneRegionServerOnly() throws Exception {
     WriteConfig pmem = WriteConfigs.parseOne("pmem-skip-wal");
-    String why = new Targets.Embedded(3, "1g", 1000).refuse(pmem);
+    String why = new Targets.Embedded(3, "1g", 1000, NO_FLAGS).refuse(pmem);
     assertNotNull(why);
     assertTrue(why, why.startsWith("configuration 'pmem-skip-wal' needs --regionservers 1 on the "
       + "embedded target"));
-    assertNull(new Targets.Embedded(1, "1g", 1000).refuse(pmem));
-    assertNull(new Targets.Embedded(3, "1g", 1000).refuse(WriteConfigs.parseOne("stock")));
+    assertNull(new Targets.Embedded(1, "1g", 1000, NO_FLAGS).refuse(pmem));
+    assertNull(
+      new Targets.Embedded(3, "1g", 1000, NO_FLAGS).refuse(WriteConfigs.parseOne("stock")));
   }
 
   @Test
