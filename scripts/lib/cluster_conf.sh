@@ -250,6 +250,13 @@ write_cluster_conf() {
     xml_props "$d/conf/hdfs-site.xml" "${hdfs[@]}" "${extra_hdfs[@]}"
     xml_props "$d/conf/hbase-site.xml" "${hbase[@]}" "hbase.tmp.dir=$d/data/tmp" "${extra_hbase[@]}" "$@"
   done
+  write_zk_and_client_conf "$b"
+}
+
+# write_zk_and_client_conf PORT: ZooKeeper's zoo.cfg (its client port PORT)
+# and the client's hbase-site.xml.
+write_zk_and_client_conf() {
+  local b=$1
   cat >"$(role_dir zk)/conf/zoo.cfg" <<ZOO
 # Written by scripts/harness cluster start.
 tickTime=1000
