@@ -20,7 +20,8 @@
 # each of which either sets the caller's variable to the checked value or
 # stops with a one-line usage error (exit 2) that names the option, before
 # anything is started or created. Numbers are decimal even with leading
-# zeros, and are bounds-checked before bash arithmetic could overflow.
+# zeros, and are bounds-checked before bash arithmetic could overflow. Their
+# locals are prefixed, so that they never hide the caller's variable.
 
 # need_value OPTION NARGS: OPTION has a value after it (NARGS is $# at OPTION).
 need_value() {
@@ -31,14 +32,15 @@ need_value() {
 # to MAX (leading zeros are decimal, never octal); sets VAR to it. Otherwise a
 # usage error that names WHAT, before anything is started.
 parse_count() {
-  local var=$1 what=$2 value=$3 min=$4 max=$5 digits
-  [[ $value =~ ^[0-9]+$ ]] || usage_error "$what must be a whole number from $min to $max, not '$value'"
-  digits=${value#"${value%%[!0]*}"}
+  local _pc_what=$2 _pc_value=$3 _pc_min=$4 _pc_max=$5 _pc_digits
+  local _pc_msg="$_pc_what must be a whole number from $_pc_min to $_pc_max, not '$_pc_value'"
+  [[ $_pc_value =~ ^[0-9]+$ ]] || usage_error "$_pc_msg"
+  _pc_digits=${_pc_value#"${_pc_value%%[!0]*}"}
   # 18 digits stay below 2^63: longer ones are out of range before bash could overflow.
-  [[ ${#digits} -le 18 ]] || usage_error "$what must be a whole number from $min to $max, not '$value'"
-  value=$((10#${digits:-0}))
-  ((value >= min && value <= max)) || usage_error "$what must be a whole number from $min to $max, not '$3'"
-  printf -v "$var" '%s' "$value"
+  [[ ${#_pc_digits} -le 18 ]] || usage_error "$_pc_msg"
+  _pc_value=$((10#${_pc_digits:-0}))
+  ((_pc_value >= _pc_min && _pc_value <= _pc_max)) || usage_error "$_pc_msg"
+  printf -v "$1" '%s' "$_pc_value"
 }
 
 # size_bytes SIZE: 512m, 2g, 1048576 -> bytes; fails on anything else, and on
@@ -64,11 +66,11 @@ size_bytes() {
 # parse_size VAR WHAT VALUE MIN MAX: VALUE is a size (see size_bytes) from MIN
 # to MAX bytes; sets VAR to the bytes. Otherwise a usage error naming WHAT.
 parse_size() {
-  local var=$1 what=$2 value=$3 min=$4 max=$5 bytes
-  if ! bytes=$(size_bytes "$value") || ((bytes < min || bytes > max)); then
-    usage_error "$what must be a size from $(fmt_size "$min") to $(fmt_size "$max") such as 128m or 1g, not '$value'"
+  local _ps_what=$2 _ps_value=$3 _ps_min=$4 _ps_max=$5 _ps_bytes
+  if ! _ps_bytes=$(size_bytes "$_ps_value") || ((_ps_bytes < _ps_min || _ps_bytes > _ps_max)); then
+    usage_error "$_ps_what must be a size from $(fmt_size "$_ps_min") to $(fmt_size "$_ps_max") such as 128m or 1g, not '$_ps_value'"
   fi
-  printf -v "$var" '%s' "$bytes"
+  printf -v "$1" '%s' "$_ps_bytes"
 }
 
 # fmt_size BYTES: the shortest exact form, 1048576 -> 1m.
@@ -87,34 +89,33 @@ fmt_size() {
 
 # parse_choice VAR WHAT VALUE CHOICE...: VALUE is one of the CHOICEs; sets VAR.
 parse_choice() {
-  local var=$1 what=$2 value=$3 c
+  local _pch_var=$1 _pch_what=$2 _pch_value=$3 _pch_c _pch_list
   shift 3
-  for c in "$@"; do
-    if [[ $value == "$c" ]]; then
-      printf -v "$var" '%s' "$value"
+  for _pch_c in "$@"; do
+    if [[ $_pch_value == "$_pch_c" ]]; then
+      printf -v "$_pch_var" '%s' "$_pch_value"
       return 0
     fi
   done
-  local list
-  list=$(printf '%s, ' "$@")
-  usage_error "$what must be one of ${list%, }, not '$value'"
+  _pch_list=$(printf '%s, ' "$@")
+  usage_error "$_pch_what must be one of ${_pch_list%, }, not '$_pch_value'"
 }
 
 # parse_count_list VAR WHAT LIST MIN MAX: LIST is comma-separated whole
 # numbers from MIN to MAX, none twice; sets the array VAR to them.
 parse_count_list() {
-  local -n pcl_out=$1
-  local what=$2 list=$3 min=$4 max=$5 item n seen=" "
-  local -a items=()
-  [[ -n $list && $list != ,* && $list != *, && $list != *,,* ]] ||
-    usage_error "$what must be a comma-separated list such as 1,4,16, not '$list'"
-  pcl_out=()
-  IFS=, read -r -a items <<<"$list"
-  for item in "${items[@]}"; do
-    parse_count n "$what '$list': each" "$item" "$min" "$max"
-    [[ $seen != *" $n "* ]] || usage_error "$what '$list' names $n twice"
-    seen+="$n "
-    pcl_out+=("$n")
+  local -n _pcl_out=$1
+  local _pcl_what=$2 _pcl_list=$3 _pcl_item _pcl_n _pcl_seen=" "
+  local -a _pcl_items=()
+  [[ -n $_pcl_list && $_pcl_list != ,* && $_pcl_list != *, && $_pcl_list != *,,* ]] ||
+    usage_error "$_pcl_what must be a comma-separated list such as 1,4,16, not '$_pcl_list'"
+  _pcl_out=()
+  IFS=, read -r -a _pcl_items <<<"$_pcl_list"
+  for _pcl_item in "${_pcl_items[@]}"; do
+    parse_count _pcl_n "$_pcl_what '$_pcl_list': each" "$_pcl_item" "$4" "$5"
+    [[ $_pcl_seen != *" $_pcl_n "* ]] || usage_error "$_pcl_what '$_pcl_list' names $_pcl_n twice"
+    _pcl_seen+="$_pcl_n "
+    _pcl_out+=("$_pcl_n")
   done
 }
 

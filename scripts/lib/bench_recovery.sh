@@ -58,6 +58,8 @@ bench_recovery() {
   local s b max_b=0 heap_b m pmem_wanted=0
   IFS=, read -r -a sizes <<<"${o[sizes]}"
   [[ ${#sizes[@]} -gt 0 ]] || usage_error "bench recovery: --sizes needs a list such as 128m,1g"
+  [[ $(printf '%s\n' "${sizes[@]}" | sort | uniq -d) == "" ]] ||
+    usage_error "bench recovery: --sizes '${o[sizes]}' names a size twice"
   for s in "${sizes[@]}"; do
     parse_size b "bench recovery: each of --sizes" "$s" $((1 << 20)) $((1 << 40))
     size_b+=("$b")
@@ -65,6 +67,8 @@ bench_recovery() {
   done
   IFS=, read -r -a modes <<<"${o[modes]}"
   [[ ${#modes[@]} -gt 0 ]] || usage_error "bench recovery: --modes needs pmem, wal or both"
+  [[ $(printf '%s\n' "${modes[@]}" | sort | uniq -d) == "" ]] ||
+    usage_error "bench recovery: --modes '${o[modes]}' names a mode twice"
   for m in "${modes[@]}"; do
     parse_choice m "bench recovery: each of --modes" "$m" pmem wal
     [[ $m != pmem ]] || pmem_wanted=1
@@ -187,7 +191,8 @@ bench_recovery_measure() {
   mem_b=$(crash_field bytes)
   file_b=$(crash_field storefile_bytes)
   [[ $file_b -eq 0 ]] || info "$what warning: $((file_b >> 20)) MiB were flushed during the load"
-  off=$(crash_layout | awk -v p=",$port1," 'index($2, p) == 0' | wc -l)
+  crash_layout "$RUN_DIR/layout-$tag.txt"
+  off=$(awk -v p=",$port1," 'index($2, p) == 0' "$RUN_DIR/layout-$tag.txt" | wc -l)
   [[ $off -eq 0 ]] || run_fail "$what $off regions of the table are not on rs1 before the kill"
   info "$what $((mem_b >> 20)) MiB in the memstore of rs1; kill -9 rs1, restart"
   crash_kill_restart "$tag" rs1

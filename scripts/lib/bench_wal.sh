@@ -87,7 +87,8 @@ bench_wal() {
   require_mvn
   cmd_build
   bench_wal_prepare
-  run_begin bench/wal "bench wal" bench_wal_stop
+  run_begin bench/wal "bench wal" bench_wal_stop \
+    "results.csv.partial holds the measurements made before; raw/ every measurement's output, logs/ the MiniDFSCluster's."
   local run=$RUN_DIR total=$((reps * ${#threads[@]} * ${#BENCH_WAL_IMPLS[@]}))
   mkdir -p "$run/raw" "$run/conf"
   bench_wal_start_dfs
@@ -124,9 +125,11 @@ bench_wal() {
 # differ in the code under test only, not in how Maven mediated third-party
 # versions), the compiled harness classes, and the JVM flags.
 bench_wal_prepare() {
-  local patched_mvn
-  BENCH_WAL_CP_STOCK=$(cat "$(build_classpath stock)")
-  patched_mvn=$(cat "$(build_classpath patched)")
+  local patched_mvn stock_file patched_file
+  stock_file=$(build_classpath stock)
+  patched_file=$(build_classpath patched)
+  BENCH_WAL_CP_STOCK=$(cat "$stock_file")
+  patched_mvn=$(cat "$patched_file")
   BENCH_WAL_CP_PATCHED=$(classpath_swap "$BENCH_WAL_CP_STOCK" "$patched_mvn")
   BENCH_WAL_CLASSES=$(harness_classes)
   # The flags of the series' own tests; WALPE formats its numbers with the

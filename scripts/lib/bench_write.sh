@@ -26,7 +26,11 @@
 #
 # The options' values are checked here first, with the same bounds as the
 # driver's, so that a bad one is refused in one line before Maven resolves a
-# classpath or javac compiles the driver.
+# classpath or javac compiles the driver: the numbers, the durability, the
+# target, the table name, and the configuration names against the table of
+# test-harness/README.md (which TestWriteConfigsDocumented holds to the
+# driver's registry, WriteConfigs). What needs the driver (a configuration
+# the target or the build cannot run) it refuses itself.
 
 bench_write_usage() {
   cat <<'USAGE'
@@ -71,8 +75,38 @@ bench_write_check() {
       --duration) parse_count v "bench write: --duration" "$2" 1 604800 ;;
       --durability) parse_choice v "bench write: --durability" "${2^^}" SYNC_WAL FSYNC_WAL ASYNC_WAL SKIP_WAL ;;
       --conf) parse_conf v "bench write: --conf" "$2" ;;
+      --target)
+        [[ $2 == embedded || $2 == cluster || -f $2 ]] ||
+          usage_error "bench write: --target '$2' is neither embedded, cluster nor an hbase-site.xml file"
+        ;;
+      --table)
+        [[ $2 =~ ^([A-Za-z0-9_][A-Za-z0-9_.-]*:)?[A-Za-z0-9_][A-Za-z0-9_.-]*$ ]] ||
+          usage_error "bench write: --table '$2' is not a table name"
+        ;;
+      --configs) bench_write_check_configs "$2" ;;
     esac
     shift 2
+  done
+}
+
+# bench_write_check_configs LIST: NAME[+NAME],... of known names, no entry twice.
+bench_write_check_configs() {
+  local list=$1 entry part known
+  local -a entries=() parts=()
+  # shellcheck disable=SC2016 # the backquotes are the table's, not a command
+  known=" $(sed -n '/<!-- write-configs:begin -->/,/<!-- write-configs:end -->/s/^| `\([a-z0-9-]*\)` |.*/\1/p' \
+    "$HARNESS_ROOT/test-harness/README.md" | tr '\n' ' ')"
+  [[ -n $list && $list != ,* && $list != *, && $list != *,,* ]] ||
+    usage_error "bench write: --configs must be a comma-separated list such as stock,patched, not '$list'"
+  IFS=, read -r -a entries <<<"$list"
+  [[ $(printf '%s\n' "${entries[@]}" | sort | uniq -d) == "" ]] ||
+    usage_error "bench write: --configs '$list' names a configuration twice"
+  for entry in "${entries[@]}"; do
+    IFS=+ read -r -a parts <<<"$entry"
+    for part in "${parts[@]}"; do
+      [[ $known == *" $part "* ]] ||
+        usage_error "bench write: unknown configuration '$part' (known: $(sed 's/^ //; s/ $//; s/ /, /g' <<<"$known"))"
+    done
   done
 }
 

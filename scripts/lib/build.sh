@@ -246,7 +246,7 @@ warning_count() {
 build_stamp() {
   {
     tree_state_hash
-    cat "$HARNESS_ROOT/scripts/lib/build.sh" "$HARNESS_ROOT/scripts/conf/test-dependencies.xml"
+    cat "$HARNESS_ROOT/scripts/lib/build.sh" "$HARNESS_ROOT/scripts/conf/test-dependencies.xml" "$JVM_PROPERTIES"
     series_modules
     hbase_version
   } | git hash-object --stdin

@@ -109,20 +109,23 @@ build_classpath() {
 }
 
 # harness_classes: compiles the harness's Java tools (every source of
-# test-harness/src/main/java) with javac into $WORK/classes/harness, cached by
-# their sources; prints the folder.
+# test-harness/src/main/java) with javac into $WORK/classes/harness-KEY, KEY
+# from their sources; prints the folder. A folder is never changed once
+# made, so a running benchmark or cluster keeps its classes when the sources
+# change; the three newest are kept.
 harness_classes() {
-  local src=$HARNESS_ROOT/test-harness/src/main/java
-  local out=$WORK/classes/harness key cp
+  local src=$HARNESS_ROOT/test-harness/src/main/java key out cp cpfile
   local -a files
   mapfile -t files < <(find "$src" -name '*.java' 2>/dev/null | sort)
   [[ ${#files[@]} -gt 0 ]] || die "no harness sources in $src"
   key=$(cat "${files[@]}" | git hash-object --stdin)
+  out=$WORK/classes/harness-${key:0:12}
   if [[ -f $out/.key && $(cat "$out/.key") == "$key" ]]; then
     printf '%s' "$out"
     return 0
   fi
-  cp=$(cat "$(build_classpath stock)")
+  cpfile=$(build_classpath stock)
+  cp=$(cat "$cpfile")
   local tmp log=$LOGS/harness-javac.log
   mkdir -p "$WORK/classes" "$LOGS"
   tmp=$(mktemp -d "$WORK/classes/.javac.XXXXXX")
@@ -131,8 +134,10 @@ harness_classes() {
     die "cannot compile the harness's Java classes: $(grep -m1 'error:' "$log" || tail -n 1 "$log") (log: $log)"
   fi
   printf '%s' "$key" >"$tmp/.key"
-  rm -rf "$out"
-  mv "$tmp" "$out"
+  # Another command may have made it meanwhile: the same classes.
+  mv -T "$tmp" "$out" 2>/dev/null || rm -rf "$tmp"
+  find "$WORK/classes" -maxdepth 1 -type d -name 'harness-*' -printf '%T@ %p\n' | sort -rn | tail -n +4 |
+    cut -d' ' -f2- | xargs -r rm -rf
   printf '%s' "$out"
 }
 

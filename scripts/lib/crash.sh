@@ -72,6 +72,7 @@ crash_main() {
     start+=(--pmem)
     [[ -z ${o[pmem]} ]] || start+=("${o[pmem]}")
   fi
+  crash_use_cluster "$RUN_DIR/cluster"
   crash_run_txt o "${start[*]}" >"$RUN_DIR/run.txt"
   info "crash: run folder $RUN_DIR"
   crashrun_cluster_start "$RUN_DIR/cluster" "${start[@]}"
@@ -129,6 +130,7 @@ crash_parse() {
           --build) parse_choice 'cp_o[build]' "crash: --build" "$2" stock patched ;;
           --conf)
             parse_conf kv "crash: --conf" "$2"
+            crash_check_conf "$kv"
             cp_confs+=(--conf "$kv")
             ;;
         esac
@@ -160,6 +162,18 @@ crash_parse() {
   done
 }
 
+# crash_check_conf KEY=VALUE: what 'cluster start' would refuse, refused
+# here, before the run folder: the pmem folder key (--pmem gives each
+# RegionServer its own), and a pmem size that is not a size.
+# shellcheck disable=SC2034 # b takes the checked size
+crash_check_conf() {
+  local key=${1%%=*} b
+  [[ $key != "$PMEM_KEY" ]] || usage_error "crash: --conf $PMEM_KEY: use --pmem [DIR], which gives each RegionServer a folder of its own"
+  if [[ $key == "$PMEM_SIZE_KEY" ]]; then
+    parse_size b "crash: --conf $PMEM_SIZE_KEY" "${1#*=}" 1 $((1 << 50))
+  fi
+}
+
 # crash_run_txt OPTS START: what the run is, for run.txt.
 crash_run_txt() {
   local -n crt_o=$1
@@ -182,8 +196,8 @@ crash_phase() {
   crash_tool load --rows "${cph_o[rows]}" --tag "$phase" --threads "${cph_o[threads]}" \
     --value-size "${cph_o[value_size]}" --durability "${cph_o[durability]}" --ledger "$ledger"
   CRASH_LEDGERS+=("$ledger")
-  before=$(crash_layout)
-  printf '%s\n' "$before" >"$RUN_DIR/layout-$phase-before.txt"
+  crash_layout "$RUN_DIR/layout-$phase-before.txt"
+  before=$(cat "$RUN_DIR/layout-$phase-before.txt")
   crash_pick_victim "$phase" "$before" "${cph_o[regions]}" "${cph_o[build]}"
   if [[ $phase == lost ]]; then
     crash_kill_only "$phase" "$CRASH_VICTIM"
@@ -191,8 +205,8 @@ crash_phase() {
     crash_kill_restart "$phase" "$CRASH_VICTIM"
   fi
   info "crash: [$phase] every region serves $(crash_secs "$CRASH_ONLINE_MS") s after the restart began"
-  after=$(crash_layout)
-  printf '%s\n' "$after" >"$RUN_DIR/layout-$phase-after.txt"
+  crash_layout "$RUN_DIR/layout-$phase-after.txt"
+  after=$(cat "$RUN_DIR/layout-$phase-after.txt")
   crash_read_back "$phase" "$CRASH_KILLED" "${cph_o[value_size]}" "$before" "$after"
 }
 

@@ -139,10 +139,13 @@ crash_field() {
   sed -n -E "s/.*[ ]$1=([^ ]*).*/\\1/p" "$RUN_DIR/tool.out" | tail -n 1
 }
 
-# crash_layout: "ENCODED SERVER" per region of the table, from the master's meta.
+# crash_layout FILE: "ENCODED SERVER" per region of the table, from the
+# master's meta, into FILE. Runs in the caller's shell (not in a $(...)), so
+# that a failure's reason reaches INCOMPLETE; a table without regions fails.
 crash_layout() {
   crash_tool layout
-  sed -n 's/^harness-crash region //p' "$RUN_DIR/tool.out"
+  sed -n 's/^harness-crash region //p' "$RUN_DIR/tool.out" >"$1"
+  [[ -s $1 ]] || run_fail "$CRASH_KIND: the master lists no region of $CRASH_TABLE_NAME"
 }
 
 # crash_port_role PORT: the RegionServer role of an RPC port.

@@ -29,12 +29,14 @@
 #
 # Globals it owns: RUN_DIR (the run folder), and for the traps RUN_WHAT (the
 # command's name in messages), RUN_STOP (a function that stops what the run
-# started; it runs once, first), RUN_FAILURE (run_fail's message),
+# started; it runs once, after INCOMPLETE is written), RUN_HINT (what
+# INCOMPLETE says the folder holds), RUN_FAILURE (run_fail's message),
 # RUN_PROGRESS (how far it got, said in INCOMPLETE) and RUN_DONE.
 
-# run_begin KIND WHAT STOP: makes $WORK/KIND/STAMP with logs/ and an
+# run_begin KIND WHAT STOP [HINT]: makes $WORK/KIND/STAMP with logs/ and an
 # INCOMPLETE file, sets RUN_DIR, and sets the traps: on any exit before
-# run_finish, STOP runs and INCOMPLETE says why.
+# run_finish, INCOMPLETE says why (and HINT, what the folder holds), then
+# STOP runs.
 run_begin() {
   local dir
   dir=$WORK/$1/$(date +%Y%m%d-%H%M%S)
@@ -44,6 +46,7 @@ run_begin() {
   RUN_DIR=$dir
   RUN_WHAT=$2
   RUN_STOP=$3
+  RUN_HINT=${4:-results.csv.partial holds what it measured before; logs/ the output of what it ran.}
   RUN_FAILURE=""
   RUN_PROGRESS=""
   RUN_DONE=0
@@ -71,22 +74,28 @@ run_finish() {
   run_end "done"
 }
 
-# run_end WHY: runs once, from the traps or run_finish: RUN_STOP, then, for a
-# run that did not finish, INCOMPLETE says WHY and what is in the folder.
+# run_end WHY: runs once, from the traps or run_finish. For a run that did
+# not finish, INCOMPLETE says WHY first; then RUN_STOP stops what the run
+# started, with Ctrl-C ignored meanwhile, so that a second one does not leave
+# a cluster behind. A stop that fails is said, and does not hide the reason.
 run_end() {
   local why=$1
   [[ ${RUN_ENDED:-1} -eq 0 ]] || return 0
   RUN_ENDED=1
-  trap - EXIT INT TERM HUP
-  [[ -z ${RUN_STOP:-} ]] || "$RUN_STOP"
-  [[ -n ${RUN_DIR:-} && -d $RUN_DIR ]] || return 0
-  [[ $RUN_DONE -ne 1 ]] || return 0
-  {
-    printf 'This run did not finish: it %s%s.\n' "$why" "${RUN_PROGRESS:+ $RUN_PROGRESS}"
-    [[ -z $RUN_FAILURE ]] || printf '%s\n' "$RUN_FAILURE"
-    printf 'results.csv.partial holds what it measured before; logs/ the output of what it ran.\n'
-  } >"$RUN_DIR/INCOMPLETE"
-  info "$RUN_WHAT: run $why; marked $RUN_DIR/INCOMPLETE"
+  trap - EXIT TERM HUP
+  trap '' INT
+  if [[ -n ${RUN_DIR:-} && -d $RUN_DIR && $RUN_DONE -ne 1 ]]; then
+    {
+      printf 'This run did not finish: it %s%s.\n' "$why" "${RUN_PROGRESS:+ $RUN_PROGRESS}"
+      [[ -z $RUN_FAILURE ]] || printf '%s\n' "$RUN_FAILURE"
+      printf '%s\n' "$RUN_HINT"
+    } >"$RUN_DIR/INCOMPLETE"
+    info "$RUN_WHAT: run $why; marked $RUN_DIR/INCOMPLETE"
+  fi
+  if [[ -n ${RUN_STOP:-} ]]; then
+    "$RUN_STOP" || info "$RUN_WHAT: stopping what the run started failed; see $RUN_DIR/logs"
+  fi
+  trap - INT
 }
 
 # run_machine: the machine a run was measured on, for run.txt.

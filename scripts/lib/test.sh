@@ -168,6 +168,7 @@ cmd_test() {
         ;;
       --tests)
         need_value "test: --tests" $#
+        [[ -n $2 ]] || usage_error "test: --tests needs CLASS[,CLASS...]"
         only=$2
         shift 2
         ;;

@@ -26,8 +26,9 @@
 JVM_PROPERTIES=$HARNESS_ROOT/scripts/conf/jvm.properties
 
 # load_jvm_flags: sets the array JVM_FLAGS to harness.jvm.flags of
-# JVM_PROPERTIES (a Java properties file: a line ending in a backslash goes on
-# in the next one, whose leading blanks are dropped), plus the system property
+# JVM_PROPERTIES (a Java properties file: the key, then '=', ':' or blanks; a
+# line ending in a backslash goes on in the next one, whose leading blanks are
+# dropped), plus the system property
 # that names the file, for the Java tools that start JVMs of their own.
 load_jvm_flags() {
   local line value="" more=0
@@ -35,8 +36,8 @@ load_jvm_flags() {
   while IFS= read -r line || [[ -n $line ]]; do
     if [[ $more -eq 1 ]]; then
       line=${line#"${line%%[![:space:]]*}"}
-    elif [[ $line == harness.jvm.flags=* ]]; then
-      line=${line#harness.jvm.flags=}
+    elif [[ $line =~ ^[[:space:]]*harness\.jvm\.flags[[:space:]]*[=:[:space:]][[:space:]]*(.*)$ ]]; then
+      line=${BASH_REMATCH[1]}
     else
       continue
     fi

@@ -79,7 +79,16 @@ XML
   HARNESS_WORK=$fresh run "$HARNESS" bench write --rows 08x
   [ "$status" -eq 2 ]
   [[ $output == *"not '08x'"* ]]
+  local bad
+  for bad in "--configs nope" "--configs stock,stock" "--configs stock+nope" "--target $fresh/nothere.xml" \
+    "--table a;b" "--durability SOMETIMES"; do
+    # shellcheck disable=SC2086
+    HARNESS_WORK=$fresh run "$HARNESS" bench write $bad
+    [ "$status" -eq 2 ]
+    one_error_line
+  done
   [ ! -e "$fresh/logs" ]
+  [ ! -e "$fresh/classpath" ]
 }
 
 @test "a target that is no file, or server settings on a given cluster, are refused up front" {

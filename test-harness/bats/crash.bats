@@ -69,6 +69,14 @@ has_pmem() {
   run "$HARNESS" crash --pmem ""
   [ "$status" -eq 2 ]
   one_error_line
+  # What 'cluster start' would refuse is refused before the run folder.
+  run "$HARNESS" crash --conf hbase.regionserver.memstore.pmem.path=/tmp/x
+  [ "$status" -eq 2 ]
+  [[ $output == *"use --pmem [DIR]"* ]]
+  run "$HARNESS" crash --conf hbase.regionserver.memstore.pmem.size=abc
+  [ "$status" -eq 2 ]
+  one_error_line
+  [[ $output == *"pmem.size must be a size"*"not 'abc'"* ]]
   run "$HARNESS" crash --help
   [ "$status" -eq 0 ]
   [[ $output == *"usage: scripts/harness crash"* ]]

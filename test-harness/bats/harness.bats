@@ -141,6 +141,12 @@ prepared_fake() {
   HARNESS_BENCH_RECOVERY_RS_HEAP=lots run "$HARNESS" bench recovery
   [ "$status" -eq 2 ]
   one_error_line
+  run "$HARNESS" bench recovery --sizes 1g,128m,1g
+  [ "$status" -eq 2 ]
+  [[ ${lines[-1]} == *"names a size twice"* ]]
+  run "$HARNESS" bench recovery --modes pmem,wal,pmem
+  [ "$status" -eq 2 ]
+  [[ ${lines[-1]} == *"names a mode twice"* ]]
   [ ! -e "$HARNESS_WORK/bench" ]
 }
 
@@ -169,6 +175,11 @@ prepared_fake() {
   run "$HARNESS" test --tests TestA,,TestB
   [ "$status" -eq 2 ]
   [[ ${lines[-1]} == *"has an empty entry"* ]]
+  # An empty list is an error, not the whole suite.
+  run "$HARNESS" test --tests ""
+  [ "$status" -eq 2 ]
+  one_error_line
+  [[ ${lines[-1]} == *"--tests needs CLASS[,CLASS...]"* ]]
 }
 
 @test "a JAVA_HOME that is not JDK 17 is refused" {
@@ -477,6 +488,18 @@ LOG
   [ "$output" = "a.b=c=d" ]
   run bash -c "source '$lib/common.sh'; parse_conf v 'x: --conf' '=c'"
   [ "$status" -eq 2 ]
+}
+
+@test "runs: a stop that fails does not hide why the run stopped" {
+  local lib="$BATS_TEST_DIRNAME/../../scripts/lib" work=$BATS_TEST_TMPDIR/runs2 d
+  run env HARNESS_WORK="$work" bash -c "set -euo pipefail; source '$lib/common.sh'
+    stopped() { die 'the stop broke'; }
+    run_begin kind 'my run' stopped
+    run_fail 'my run: the real reason'"
+  [ "$status" -eq 1 ]
+  d=$(echo "$work"/kind/*)
+  grep -q "my run: the real reason" "$d/INCOMPLETE"
+  grep -q "did not finish: it failed" "$d/INCOMPLETE"
 }
 
 @test "runs: a run stopped before its end says why in INCOMPLETE; a finished one has results.csv and no INCOMPLETE" {

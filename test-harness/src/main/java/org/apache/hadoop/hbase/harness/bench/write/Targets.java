@@ -437,6 +437,18 @@ public final class Targets {
 
   /** The first line that says why a JVM failed, from its log or its output. */
   static String lastError(Path log, Path out) {
+    // The tool's own one-line reason first: its log's first ERROR line may only say that it failed.
+    try {
+      if (Files.isRegularFile(out)) {
+        for (String l : Files.readAllLines(out, StandardCharsets.UTF_8)) {
+          if (l.startsWith("EmbeddedCluster: ERROR: ")) {
+            return l.length() > 300 ? l.substring(0, 300) : l;
+          }
+        }
+      }
+    } catch (IOException e) {
+      // Look in the log then.
+    }
     for (Path p : new Path[] { log, out }) {
       try {
         if (!Files.isRegularFile(p)) {
