@@ -26,19 +26,15 @@
 load common
 
 setup_file() {
-  export HARNESS_WORK="$BATS_FILE_TMPDIR/work"
-  # Ports of their own, away from a cluster the developer may be running.
-  export HARNESS_CLUSTER_PORT_BASE=${BATS_CLUSTER_PORT_BASE:-17300}
+  cluster_file_env "${BATS_CLUSTER_PORT_BASE:-17300}"
 }
 
 setup() {
-  HARNESS="$BATS_TEST_DIRNAME/../../scripts/harness"
-  CLUSTER="$HARNESS_WORK/cluster"
+  cluster_test_env
 }
 
 teardown_file() {
-  # Whatever a failed test left running.
-  "$BATS_TEST_DIRNAME/../../scripts/harness" cluster stop >/dev/null 2>&1 || true
+  stop_file_cluster
 }
 
 # live_servers: the master's list of live region servers (host,port,startcode).

@@ -48,3 +48,23 @@ cluster_pids() {
     fi
   done
 }
+
+# cluster_file_env PORT_BASE: for a file whose tests start clusters, a work
+# folder and ports of the file's own, away from a cluster the developer may
+# be running (setup_file).
+cluster_file_env() {
+  export HARNESS_WORK="$BATS_FILE_TMPDIR/work"
+  export HARNESS_CLUSTER_PORT_BASE=$1
+}
+
+# cluster_test_env: HARNESS and CLUSTER (read by cluster_pids) for a test.
+# shellcheck disable=SC2034 # HARNESS is read by the tests
+cluster_test_env() {
+  HARNESS="$BATS_TEST_DIRNAME/../../scripts/harness"
+  CLUSTER="$HARNESS_WORK/cluster"
+}
+
+# stop_file_cluster: whatever a failed test left running (teardown_file).
+stop_file_cluster() {
+  "$BATS_TEST_DIRNAME/../../scripts/harness" cluster stop >/dev/null 2>&1 || true
+}

@@ -29,19 +29,16 @@
 load common
 
 setup_file() {
-  export HARNESS_WORK="$BATS_FILE_TMPDIR/work"
-  export HARNESS_CLUSTER_PORT_BASE=${BATS_CRASH_PORT_BASE:-17400}
+  cluster_file_env "${BATS_CRASH_PORT_BASE:-17400}"
 }
 
 setup() {
-  HARNESS="$BATS_TEST_DIRNAME/../../scripts/harness"
-  # shellcheck disable=SC2034 # read by cluster_pids (common.bash)
-  CLUSTER="$HARNESS_WORK/cluster"
+  cluster_test_env
   RUNS="$HARNESS_WORK/crash"
 }
 
 teardown_file() {
-  "$BATS_TEST_DIRNAME/../../scripts/harness" cluster stop >/dev/null 2>&1 || true
+  stop_file_cluster
 }
 
 # patched_jar: the patched hbase-server jar, if 'scripts/harness build' installed it.
