@@ -42,7 +42,7 @@ usage: scripts/harness bench write [--target embedded|cluster|HBASE_SITE_XML]
 Configurations: see test-harness/README.md (default, stock, patched,
 wal-fshlog, wal-asyncfs, sync-wal, fsync-wal, async-wal, skip-wal,
 client-tuned, splits-off, compactions-off, blocking-raised, pmem-skip-wal,
-pmem-sync-wal, stock-sync-wal).
+pmem-sync-wal, stock-sync-wal, walless-replicas, stock-async-replicas).
 USAGE
 }
 

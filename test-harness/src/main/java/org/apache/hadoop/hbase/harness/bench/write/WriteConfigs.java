@@ -84,6 +84,16 @@ public final class WriteConfigs {
     add(WriteConfig.builder("stock-sync-wal")
       .describe("the released hbase-server: on-heap MSLAB chunks (its default), puts with SYNC_WAL")
       .build("stock").durability("SYNC_WAL"));
+    // HBASE-20003, part 2: no WAL, every write on 3 replicas synchronously, against the released
+    // build's replicas, fed asynchronously from the WAL.
+    add(WriteConfig.builder("walless-replicas")
+      .describe("persistent-memory MSLAB chunks, 3 replicas replicated synchronously, SKIP_WAL")
+      .build("patched").pmem().durability("SKIP_WAL").table("REGION_REPLICATION", 3)
+      .table("SYNCHRONOUS_REGION_REPLICATION", true));
+    add(WriteConfig.builder("stock-async-replicas")
+      .describe("the released hbase-server, 3 replicas fed asynchronously from the WAL, SYNC_WAL")
+      .build("stock").durability("SYNC_WAL").table("REGION_REPLICATION", 3)
+      .server("hbase.region.replica.replication.enabled", true));
   }
 
   private WriteConfigs() {
