@@ -243,6 +243,24 @@ warning_count() {
   cat "$dir"/*.warnings 2>/dev/null | wc -l
 }
 
+# installed_jars_sum: a checksum of the patched jars in the Maven repository
+# (missing ones count as such). A build is up to date only while the jars it
+# installed are there unchanged: another HARNESS_M2_REPO, or another clone of
+# the harness installing the same version, would otherwise leave the commands
+# running jars of other sources.
+installed_jars_sum() {
+  local v m jar
+  v=$(patched_version)
+  for m in $(module_build_order); do
+    jar=$(m2_repo)/org/apache/hbase/$m/$v/$m-$v.jar
+    if [[ -f $jar ]]; then
+      sha1sum "$jar" | cut -d' ' -f1
+    else
+      echo "missing $jar"
+    fi
+  done | git hash-object --stdin
+}
+
 build_stamp() {
   {
     tree_state_hash
@@ -268,7 +286,7 @@ build_locked() {
   local stamp version bdir=$WORK/build
   stamp=$(build_stamp)
   version=$(patched_version)
-  if [[ -f $STATE/build && $(cat "$STATE/build") == "$stamp" ]]; then
+  if [[ -f $STATE/build && $(cat "$STATE/build") == "$stamp $(installed_jars_sum)" ]]; then
     info "build: up to date ($version, $(warning_count "$STATE/javac") javac warnings)"
     return 0
   fi
@@ -282,7 +300,7 @@ build_locked() {
     mvn_fail_die "$log" "build failed"
   fi
   record_warnings "$log" "$STATE/javac"
-  printf '%s' "$stamp" >"$STATE/build"
+  printf '%s %s' "$stamp" "$(installed_jars_sum)" >"$STATE/build"
   info "build: installed org.apache.hbase:{$(module_build_order | paste -sd, -)}:$version (jar and tests jar) in $(($(now_s) - t0))s; javac warnings: $(warning_count "$STATE/javac")"
 }
 

@@ -433,6 +433,33 @@ XML
   [ "$(grep -c built <<<"$output")" -eq 3 ]
 }
 
+@test "a build is up to date only while the jars it installed are in the Maven repository unchanged" {
+  local lib="$BATS_TEST_DIRNAME/../../scripts/lib"
+  run timeout 20 bash -c "
+    set -euo pipefail
+    source '$lib/common.sh'
+    export HARNESS_M2_REPO='$BATS_TEST_TMPDIR/m2'
+    patched_version() { echo 9.9-patched; }
+    module_build_order() { echo hbase-server; }
+    build_stamp() { echo S; }
+    write_reactor() { :; }; record_warnings() { :; }
+    jar=\$HARNESS_M2_REPO/org/apache/hbase/hbase-server/9.9-patched/hbase-server-9.9-patched.jar
+    mvn_run() { mkdir -p \"\$(dirname \"\$jar\")\"; echo one >\"\$jar\"; echo compiled; }
+    mkdir -p \"\$STATE\"
+    build_locked
+    build_locked
+    echo two >\"\$jar\"
+    build_locked
+    rm \"\$jar\"
+    build_locked
+    HARNESS_M2_REPO='$BATS_TEST_TMPDIR/other' build_locked"
+  [ "$status" -eq 0 ]
+  # Built, up to date, built again over a jar another build replaced, over a
+  # missing jar, and into another repository.
+  [ "$(grep -c compiled <<<"$output")" -eq 4 ]
+  [ "$(grep -c 'up to date' <<<"$output")" -eq 1 ]
+}
+
 @test "test: a stock test that failed and then passed on its rerun is named as flaky" {
   # shellcheck source=/dev/null
   source "$BATS_TEST_DIRNAME/../../scripts/lib/common.sh"
