@@ -24,8 +24,12 @@
 # RegionServer (rs), every role (cluster), or the rs phase's RegionServer
 # again for good (lost: its host is gone, its regions must open elsewhere);
 # restarts on the same folders; times until every region serves; and reads
-# back every acknowledged row of every phase so far. The shared steps are in
-# crashrun.sh.
+# back every acknowledged row of every phase so far. With --replicas N (mode
+# secondary), the table's regions have N replicas fed synchronously (the
+# series' SYNCHRONOUS_REGION_REPLICATION): every primary is moved off one
+# RegionServer, which is killed under load and restarted; writes must go on
+# without it, its secondaries must come back in sync, and every acknowledged
+# row must read back from every replica. The shared steps are in crashrun.sh.
 #
 # Globals it owns, for one run: CRASH_VICTIM (the rs phase's RegionServer,
 # which the lost phase kills again), CRASH_KILLED (how the summary names
@@ -38,8 +42,8 @@ CRASH_LOST_HOST_WAIT_MS=45000
 
 crash_usage() {
   cat <<'USAGE'
-usage: scripts/harness crash [--mode rs|cluster|both|rs-lost] [--rows N] [--regions N]
-         [--regionservers N] [--threads N] [--value-size N]
+usage: scripts/harness crash [--mode rs|cluster|both|rs-lost|secondary] [--rows N] [--regions N]
+         [--regionservers N] [--replicas N] [--down SECONDS] [--threads N] [--value-size N]
          [--durability SKIP_WAL|ASYNC_WAL|SYNC_WAL|FSYNC_WAL]
          [--build stock|patched] [--pmem [DIR] | --no-pmem]
          [--timeout SECONDS] [--keep-cluster] [--conf KEY=VALUE ...]
@@ -49,22 +53,33 @@ Defaults: --mode both, --rows 20000 per phase, --regions 8, --regionservers 3,
 the same RegionServer killed again and left down, so that its regions open
 elsewhere (the patched master waits 45 s for it, unless --conf
 hbase.master.memstore.pmem.host.wait.ms=MS says otherwise; a stock master is
-restarted to stop waiting). Exit 0 when every
-acknowledged row reads back with its value, 1 when one is lost or the run
-fails, 2 on bad input.
+restarted to stop waiting).
+--replicas N (2 to 10; the patched build; --mode secondary, which needs it):
+each region has N replicas, the secondaries fed synchronously; --regionservers
+defaults to N + 1. Every primary is moved off the RegionServer with the most
+secondaries, which is killed during the load, left down --down seconds
+(default 20) and restarted; then every secondary must be named in sync again,
+and every acknowledged row must read back from each replica (TIMELINE gets).
+Exit 0 when every acknowledged row reads back with its value, 1 when one is
+lost or the run fails, 2 on bad input.
 USAGE
 }
 
 crash_main() {
   local -A o=([mode]=both [rows]=20000 [regions]=8 [rsn]=3 [threads]=8 [value_size]=1024
-    [durability]=SKIP_WAL [build]=patched [pmem_on]=1 [pmem]="" [timeout]=600 [keep]=0)
+    [durability]=SKIP_WAL [build]=patched [pmem_on]=1 [pmem]="" [timeout]=600 [keep]=0
+    [replicas]=1 [down]=20 [mode_set]=0 [rsn_set]=0 [down_set]=0)
   local -a confs=() start=() phases=()
   crash_parse o confs "$@"
+  crash_check_replicas o
   cluster_check_env
   if [[ ${o[mode]} == rs-lost && ${o[build]} == patched && " ${confs[*]} " != *" $HOST_WAIT_KEY="* ]]; then
     # Long enough for the rs phase's RegionServer to come back, short enough
     # for the lost phase to wait it out.
     confs+=(--conf "$HOST_WAIT_KEY=$CRASH_LOST_HOST_WAIT_MS")
+  fi
+  if [[ ${o[replicas]} -gt 1 ]] && build_installed patched && ! build_has_sync_replication patched; then
+    die "crash: the patched build has no synchronous region replication ($SYNC_REPLICATION_ATTR is in none of its classes); build the series with its HBASE-20003 replication patches"
   fi
   crashrun_begin crash crash "${o[build]}" "${o[pmem_on]}" "${o[rsn]}" "${o[timeout]}" "$CRASH_TABLE" "${o[keep]}"
   start=(--build "${o[build]}" --regionservers "${o[rsn]}" --retain-assignment "${confs[@]}")
@@ -76,14 +91,20 @@ crash_main() {
   crash_run_txt o "${start[*]}" >"$RUN_DIR/run.txt"
   info "crash: run folder $RUN_DIR"
   crashrun_cluster_start "$RUN_DIR/cluster" "${start[@]}"
-  crash_tool create --regions "${o[regions]}"
-  printf 'phase,killed,rows_acked,rows_read,lost,wrong,regions,regions_back,rs_up_s,all_online_s\n' \
-    >"$RUN_DIR/results.csv.partial"
+  crash_tool create --regions "${o[regions]}" --replicas "${o[replicas]}"
+  if [[ ${o[mode]} == secondary ]]; then
+    printf 'phase,killed,replica,rows_acked,reads_found,lost,wrong,acked_after_kill\n' \
+      >"$RUN_DIR/results.csv.partial"
+  else
+    printf 'phase,killed,rows_acked,rows_read,lost,wrong,regions,regions_back,rs_up_s,all_online_s\n' \
+      >"$RUN_DIR/results.csv.partial"
+  fi
   case ${o[mode]} in
     rs) phases=(rs) ;;
     cluster) phases=(cluster) ;;
     both) phases=(rs cluster) ;;
     rs-lost) phases=(rs lost) ;;
+    secondary) phases=(secondary) ;;
   esac
   CRASH_VICTIM=""
   CRASH_LEDGERS=()
@@ -91,7 +112,11 @@ crash_main() {
   CRASH_LOST=0
   local phase
   for phase in "${phases[@]}"; do
-    crash_phase o "$phase"
+    if [[ $phase == secondary ]]; then
+      crash_secondary_phase o
+    else
+      crash_phase o "$phase"
+    fi
   done
   crash_summary o >"$RUN_DIR/summary.txt"
   echo
@@ -107,20 +132,31 @@ crash_main() {
 # crash_parse OPTS CONFS ARGS...: the command line into the associative
 # array OPTS and the array CONFS (--conf pairs); --help prints the usage and
 # exits 0; anything wrong is a usage error.
-# shellcheck disable=SC2034 # cp_o is set through the parse_* functions
+# shellcheck disable=SC2034,SC2154 # cp_o (associative) is set through the parse_* functions
 crash_parse() {
   local -n cp_o=$1 cp_confs=$2
   local kv
   shift 2
   while [[ $# -gt 0 ]]; do
     case $1 in
-      --mode | --rows | --regions | --regionservers | --threads | --value-size | --durability | --build | --timeout | --conf)
+      --mode | --rows | --regions | --regionservers | --replicas | --down | --threads | --value-size | --durability | --build | --timeout | --conf)
         need_value "crash: $1" $#
         case $1 in
-          --mode) parse_choice 'cp_o[mode]' "crash: --mode" "$2" rs cluster both rs-lost ;;
+          --mode)
+            parse_choice 'cp_o[mode]' "crash: --mode" "$2" rs cluster both rs-lost secondary
+            cp_o[mode_set]=1
+            ;;
           --rows) parse_count 'cp_o[rows]' "crash: --rows" "$2" 1 100000000 ;;
           --regions) parse_count 'cp_o[regions]' "crash: --regions" "$2" 1 1296 ;;
-          --regionservers) parse_count 'cp_o[rsn]' "crash: --regionservers" "$2" 1 20 ;;
+          --regionservers)
+            parse_count 'cp_o[rsn]' "crash: --regionservers" "$2" 1 20
+            cp_o[rsn_set]=1
+            ;;
+          --replicas) parse_count 'cp_o[replicas]' "crash: --replicas" "$2" 2 10 ;;
+          --down)
+            parse_count 'cp_o[down]' "crash: --down" "$2" 1 3600
+            cp_o[down_set]=1
+            ;;
           --threads) parse_count 'cp_o[threads]' "crash: --threads" "$2" 1 1000 ;;
           --value-size) parse_count 'cp_o[value_size]' "crash: --value-size" "$2" 1 10485760 ;;
           --timeout) parse_count 'cp_o[timeout]' "crash: --timeout" "$2" 10 86400 ;;
@@ -162,6 +198,28 @@ crash_parse() {
   done
 }
 
+# crash_check_replicas OPTS: --replicas and --mode secondary go together, on
+# the patched build, with a RegionServer more than replicas (the default);
+# --down only with them.
+crash_check_replicas() {
+  local -n ccr_o=$1
+  if [[ ${ccr_o[replicas]} -eq 1 ]]; then
+    [[ ${ccr_o[mode]} != secondary ]] || usage_error "crash: --mode secondary needs --replicas N (2 or more)"
+    [[ ${ccr_o[down_set]} -eq 0 ]] || usage_error "crash: --down goes with --replicas N"
+    return 0
+  fi
+  [[ ${ccr_o[mode_set]} -eq 0 || ${ccr_o[mode]} == secondary ]] ||
+    usage_error "crash: --replicas goes with --mode secondary (its default), not --mode ${ccr_o[mode]}"
+  ccr_o[mode]=secondary
+  [[ ${ccr_o[build]} == patched ]] ||
+    usage_error "crash: --replicas needs the patched build: stock has no synchronous region replication"
+  if [[ ${ccr_o[rsn_set]} -eq 0 ]]; then
+    ccr_o[rsn]=$((ccr_o[replicas] + 1))
+  elif [[ ${ccr_o[rsn]} -le ${ccr_o[replicas]} ]]; then
+    usage_error "crash: --replicas ${ccr_o[replicas]} needs at least $((ccr_o[replicas] + 1)) RegionServers (one holds only secondaries), not --regionservers ${ccr_o[rsn]}"
+  fi
+}
+
 # crash_check_conf KEY=VALUE: what 'cluster start' would refuse, refused
 # here, before the run folder: the pmem folder key (--pmem gives each
 # RegionServer its own), and a pmem size that is not a size.
@@ -182,6 +240,9 @@ crash_run_txt() {
   printf 'started: %s\nbuild: %s (%s)\nmode: %s\nrows per phase: %s\nregions: %s\nregionservers: %s\n' \
     "$(date '+%Y-%m-%d %H:%M:%S')" "${crt_o[build]}" "$(build_version "${crt_o[build]}")" "${crt_o[mode]}" \
     "${crt_o[rows]}" "${crt_o[regions]}" "${crt_o[rsn]}"
+  if [[ ${crt_o[replicas]} -gt 1 ]]; then
+    printf 'replicas: %s, synchronous\ndown: %s s\n' "${crt_o[replicas]}" "${crt_o[down]}"
+  fi
   printf 'threads: %s\nvalue size: %s\ndurability: %s\npmem: %s\ncluster: %s\n' "${crt_o[threads]}" \
     "${crt_o[value_size]}" "${crt_o[durability]}" "$pmem" "$CLUSTER_DIR"
   printf 'command: scripts/harness cluster start %s\nmachine: %s\n' "$2" "$(run_machine)"
@@ -208,6 +269,95 @@ crash_phase() {
   crash_layout "$RUN_DIR/layout-$phase-after.txt"
   after=$(cat "$RUN_DIR/layout-$phase-after.txt")
   crash_read_back "$phase" "$CRASH_KILLED" "${cph_o[value_size]}" "$before" "$after"
+}
+
+# crash_secondary_phase OPTS: the phase of --replicas: every primary off the
+# RegionServer with the most secondaries; the load starts; once a tenth of
+# its rows are acknowledged that server is killed with SIGKILL and left down
+# for --down seconds and until the load ended. Still without it, every
+# acknowledged row is read back from each secondary the in-sync records name
+# (what a write waits for), before any later flush could bring a missing one
+# back. Then it restarts; once every secondary is named in sync again, every
+# acknowledged row is read back from each replica. A row of
+# results.csv.partial per read-back.
+crash_secondary_phase() {
+  local -n csp_o=$1
+  local phase=secondary ledger=$RUN_DIR/acked-secondary.txt port victim held c0 c1 t0 t1 i rows
+  rows=${csp_o[rows]}
+  crash_tool isolate
+  port=$(crash_field port)
+  held=$(crash_field secondaries)
+  victim=$(crash_port_role "$port")
+  info "crash: [$phase] $victim holds $held secondaries and no primary of $CRASH_TABLE"
+  crash_layout "$RUN_DIR/layout-$phase-before.txt"
+  CRASH_LEDGERS+=("$ledger")
+  info "crash: [$phase] loading $rows rows with ${csp_o[durability]} (${csp_o[threads]} writers)"
+  crash_tool_bg load --rows "$rows" --tag "$phase" --threads "${csp_o[threads]}" \
+    --value-size "${csp_o[value_size]}" --durability "${csp_o[durability]}" --ledger "$ledger"
+  until [[ $(crash_ledger_rows "$ledger") -ge $((rows / 10)) ]]; do
+    crash_tool_bg_running || run_fail "crash: [$phase] the load ended before a tenth of its rows were acknowledged (log: $RUN_DIR/logs/client.err)"
+    sleep 0.2
+  done
+  crash_harness cluster kill "$victim"
+  t0=$(date +%s%3N)
+  c0=$(crash_ledger_rows "$ledger")
+  info "crash: [$phase] kill -9 $victim under load, $c0 rows acknowledged; it stays down ${csp_o[down]} s"
+  for ((i = 0; i < csp_o[down] * 5; i++)); do
+    sleep 0.2
+  done
+  crash_tool_bg_wait
+  c1=$(crash_ledger_rows "$ledger")
+  CRASH_DOWN_ACKED=$((c1 - c0))
+  info "crash: [$phase] the load ended; $CRASH_DOWN_ACKED rows acknowledged after the kill"
+  crash_read_back_replica "$phase" "$victim ($held secondaries)" "${csp_o[value_size]}" in-sync
+  t1=$(date +%s%3N)
+  CRASH_DOWN_S=$(crash_secs $((t1 - t0)))
+  info "crash: [$phase] restarting $victim, down for $CRASH_DOWN_S s"
+  crash_harness cluster restart "$victim"
+  info "crash: [$phase] waiting for every secondary to be named in sync again"
+  crash_tool insync --since "$t1" --timeout "$CRASH_TIMEOUT"
+  CRASH_IN_SYNC_S=$(crash_secs "$(crash_field ms)")
+  info "crash: [$phase] every secondary is in sync again $CRASH_IN_SYNC_S s after the restart began"
+  crash_layout "$RUN_DIR/layout-$phase-after.txt"
+  for ((i = 0; i < csp_o[replicas]; i++)); do
+    crash_read_back_replica "$phase" "$victim ($held secondaries)" "${csp_o[value_size]}" "$i"
+  done
+}
+
+# crash_read_back_replica PHASE KILLED VALUE_SIZE REPLICA: reads back every
+# acknowledged row from one replica (0 is the primary), or from every
+# secondary the in-sync records name (in-sync); a row of results.csv.partial
+# and of the summary. "read" counts reads that found the row: with in-sync,
+# one per named secondary of its region.
+crash_read_back_replica() {
+  local phase=$1 killed=$2 value_size=$3 replica=$4 ledgers acked nread missing wrong
+  ledgers=$(
+    IFS=,
+    echo "${CRASH_LEDGERS[*]}"
+  )
+  info "crash: [$phase] reading back every acknowledged row from replica $replica"
+  crash_tool verify --ledger "$ledgers" --value-size "$value_size" --replica-id "$replica" \
+    --missing "$RUN_DIR/lost-$phase-replica$replica.txt" ||
+    [[ $? -eq 3 ]] # 3: rows are lost, which the fields below count
+  acked=$(crash_field acked)
+  nread=$(crash_field read)
+  missing=$(crash_field missing)
+  wrong=$(crash_field wrong)
+  CRASH_LOST=$((CRASH_LOST + missing + wrong))
+  printf '%s,%s,%s,%s,%s,%s,%s,%s\n' "$phase" "${killed// (*/}" "$replica" "$acked" "$nread" \
+    "$missing" "$wrong" "$CRASH_DOWN_ACKED" >>"$RUN_DIR/results.csv.partial"
+  CRASH_ROWS+=$(printf '%-8s %-28s %7s %11s %15s %6s %6s' "$phase" "$killed" "$replica" "$acked" \
+    "$nread" "$missing" "$wrong")$'\n'
+  info "crash: [$phase] replica $replica: acknowledged $acked, read back $nread, lost $missing, wrong $wrong"
+}
+
+# crash_ledger_rows FILE: the rows a ledger holds so far (whole lines).
+crash_ledger_rows() {
+  if [[ -f $1 ]]; then
+    wc -l <"$1"
+  else
+    echo 0
+  fi
 }
 
 # crash_pick_victim PHASE LAYOUT REGIONS BUILD: sets CRASH_VICTIM to the role
@@ -284,6 +434,18 @@ crash_summary() {
     result="PASS: every acknowledged row read back with its value"
   else
     result="FAIL: acknowledged rows were lost (keys in lost-*.txt)"
+  fi
+  if [[ ${cs_o[mode]} == secondary ]]; then
+    printf 'crash test: %s build, pmem %s, %s puts, %s regions with %s synchronous replicas on %s RegionServers, %s rows\n\n' \
+      "${cs_o[build]}" "$pmem" "${cs_o[durability]}" "${cs_o[regions]}" "${cs_o[replicas]}" "${cs_o[rsn]}" "${cs_o[rows]}"
+    printf '%-8s %-28s %7s %11s %15s %6s %6s\n' phase killed replica "rows acked" "reads found" lost wrong
+    printf '%s' "$CRASH_ROWS"
+    printf '\nrows acknowledged after the kill, the RegionServer down: %s (down %s s)\n' "$CRASH_DOWN_ACKED" "$CRASH_DOWN_S"
+    printf 'every secondary named in sync again: %s s after its restart began\n' "$CRASH_IN_SYNC_S"
+    printf 'in-sync: read before the restart, from every secondary the in-sync record of the row'"'"'s region named.\n'
+    printf 'replica 0 is the primary; the others were read with TIMELINE gets that name them.\n'
+    printf 'result: %s\n' "$result"
+    return 0
   fi
   printf 'crash test: %s build, pmem %s, %s puts, %s regions on %s RegionServers, %s rows per phase\n\n' \
     "${cs_o[build]}" "$pmem" "${cs_o[durability]}" "${cs_o[regions]}" "${cs_o[rsn]}" "${cs_o[rows]}"

@@ -69,6 +69,11 @@ crashrun_cluster_start() {
 # crashrun_stop: stops the watch and, unless kept, the cluster. Runs once,
 # from run_end.
 crashrun_stop() {
+  if [[ -n ${CRASH_BG_PID:-} ]]; then
+    [[ ! -f ${CRASH_BG_JAVA:-} ]] || kill "$(cat "$CRASH_BG_JAVA")" 2>/dev/null || true
+    wait "$CRASH_BG_PID" 2>/dev/null || true
+    CRASH_BG_PID=""
+  fi
   if [[ -n ${CRASH_WATCH_PID:-} ]]; then
     kill "$CRASH_WATCH_PID" 2>/dev/null || true
     wait "$CRASH_WATCH_PID" 2>/dev/null || true
@@ -81,7 +86,7 @@ crashrun_stop() {
       crash_cluster_down
     fi
   fi
-  rm -f "$RUN_DIR"/.rc.* "$RUN_DIR"/.go-* "$RUN_DIR/tool.out"
+  rm -f "$RUN_DIR"/.rc.* "$RUN_DIR"/.go-* "$RUN_DIR"/.bg.pid "$RUN_DIR/tool.out" "$RUN_DIR"/tool-*.out
 }
 
 # crash_harness ARGS...: scripts/harness ARGS in a process of its own (the
@@ -132,6 +137,51 @@ crash_tool() {
   local why
   why=$(sed -n 's/^harness: error: //p' "$RUN_DIR/logs/client.err" | tail -n 1)
   run_fail "$CRASH_KIND: $step: ${why:-the client JVM exited with status $rc (log: $RUN_DIR/logs/client.err)}"
+}
+
+# crash_tool_bg STEP ARGS...: one CrashTool step in the background, as
+# crash_tool runs it; crash_tool_bg_wait waits for it. One at a time; run_end
+# stops it (crashrun_stop).
+crash_tool_bg() {
+  local step=$1
+  shift
+  crash_java
+  CRASH_BG_STEP=$step
+  CRASH_BG_OUT=$RUN_DIR/tool-$step.out
+  CRASH_BG_RC=$RUN_DIR/.rc.bg
+  CRASH_BG_JAVA=$RUN_DIR/.bg.pid
+  rm -f "$CRASH_BG_RC" "$CRASH_BG_JAVA"
+  {
+    {
+      "${JCMD[@]}" "$step" "$CLUSTER_DIR/client/hbase-site.xml" "$CRASH_TABLE_NAME" "$@" 2>&1 >"$CRASH_BG_OUT" </dev/null 9>&- &
+      echo $! >"$CRASH_BG_JAVA"
+      rc=0
+      wait $! || rc=$?
+      echo "$rc" >"$CRASH_BG_RC"
+    } | tee -a "$RUN_DIR/logs/client.err" | { grep --line-buffered -E '^harness: [a-z]+: ' >&2 || true; }
+  } &
+  CRASH_BG_PID=$!
+}
+
+# crash_tool_bg_running: true while the background step runs.
+crash_tool_bg_running() {
+  [[ ! -f $CRASH_BG_RC ]]
+}
+
+# crash_tool_bg_wait: waits for the background step; its result lines become
+# the last tool result (crash_field). A failure dies with its error line.
+crash_tool_bg_wait() {
+  wait "$CRASH_BG_PID" || true
+  CRASH_BG_PID=""
+  local rc
+  rc=$(cat "$CRASH_BG_RC" 2>/dev/null || echo 1)
+  rm -f "$CRASH_BG_RC" "$CRASH_BG_JAVA"
+  cat "$CRASH_BG_OUT" >>"$RUN_DIR/logs/client.out"
+  cp "$CRASH_BG_OUT" "$RUN_DIR/tool.out"
+  [[ $rc -eq 0 ]] && return 0
+  local why
+  why=$(sed -n 's/^harness: error: //p' "$RUN_DIR/logs/client.err" | tail -n 1)
+  run_fail "$CRASH_KIND: $CRASH_BG_STEP: ${why:-the client JVM exited with status $rc (log: $RUN_DIR/logs/client.err)}"
 }
 
 # crash_field NAME: the value of NAME=VALUE in the last tool result.

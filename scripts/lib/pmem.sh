@@ -33,6 +33,8 @@ PMEM_SIZE_KEY=hbase.regionserver.memstore.pmem.size
 # How long the master of a patched cluster with retained assignment holds a
 # crashed RegionServer's user-table regions for it; --conf KEY=MS overrides.
 HOST_WAIT_KEY=hbase.master.memstore.pmem.host.wait.ms
+# The table option of the series' synchronous region replication.
+SYNC_REPLICATION_ATTR=SYNCHRONOUS_REGION_REPLICATION
 CLUSTER_HOST_WAIT_MS=600000
 # The file that says the harness made a pmem folder: only folders that hold it
 # are ever deleted.
@@ -48,6 +50,16 @@ build_has_pmem() {
   jar=$(m2_repo)/org/apache/hbase/hbase-server/$v/hbase-server-$v.jar
   [[ -f $jar ]] || return 1
   { unzip -p "$jar" 2>/dev/null || true; } | grep -aqF "$PMEM_KEY"
+}
+
+# build_has_sync_replication BUILD: true if the build's hbase-server jar has
+# the series' synchronous region replication (its table option).
+build_has_sync_replication() {
+  local v jar
+  v=$(build_version "$1")
+  jar=$(m2_repo)/org/apache/hbase/hbase-server/$v/hbase-server-$v.jar
+  [[ -f $jar ]] || return 1
+  { unzip -p "$jar" 2>/dev/null || true; } | grep -aqF "$SYNC_REPLICATION_ATTR"
 }
 
 # pmem_default_base: where --pmem without a folder puts the RegionServers' folders.

@@ -26,11 +26,18 @@ import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -43,17 +50,20 @@ import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.RegionMetrics;
 import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.Abortable;
 import org.apache.hadoop.hbase.Size;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Consistency;
 import org.apache.hadoop.hbase.client.Durability;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.RegionReplicaUtil;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptor;
@@ -62,6 +72,10 @@ import org.apache.hadoop.hbase.harness.util.ClientSettings;
 import org.apache.hadoop.hbase.harness.util.HarnessTool;
 import org.apache.hadoop.hbase.harness.util.Tables;
 import org.apache.hadoop.hbase.harness.util.ToolException;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.zookeeper.ZKUtil;
+import org.apache.hadoop.hbase.zookeeper.ZKWatcher;
+import org.apache.hadoop.hbase.zookeeper.ZNodePaths;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,20 +86,30 @@ import org.apache.hbase.thirdparty.org.apache.commons.cli.Option;
  * The client side of {@code scripts/harness crash} and {@code bench recovery}, one step per
  * call, so that the script can kill and restart servers between the steps:
  * <ul>
- * <li>{@code create SITE TABLE [--regions 8]}: the pre-split test table (replaced if the harness
- * made it), region splits off, the balancer off;</li>
+ * <li>{@code create SITE TABLE [--regions 8] [--replicas 1]}: the pre-split test table (replaced
+ * if the harness made it), region splits off, the balancer off; with 2 replicas or more, each
+ * region's secondaries fed synchronously (the series' {@code SYNCHRONOUS_REGION_REPLICATION}
+ * table option);</li>
  * <li>{@code load SITE TABLE --rows N --ledger FILE --tag T [--threads 8] [--batch 50]
  * [--value-size 1024] [--durability SKIP_WAL]}: puts rows and records each acknowledged key in
  * the ledger only after its put returned;</li>
  * <li>{@code layout SITE TABLE}: which server holds each region of the table, and hbase:meta;</li>
  * <li>{@code gather SITE TABLE --port P}: every region of the table onto the RegionServer of
  * port P, every other region off it;</li>
+ * <li>{@code isolate SITE TABLE}: picks the RegionServer that holds the most secondary replicas of
+ * the table (one without hbase:meta if it can) and moves every primary of the table off it, each
+ * to a server that holds no replica of its region;</li>
+ * <li>{@code insync SITE TABLE [--since MS] [--timeout 600]}: waits until the in-sync record of
+ * every region of the table (its znode) names every secondary; reports the time since MS (epoch
+ * ms, default the start of the step);</li>
  * <li>{@code watch SITE TABLE --go FILE --out FILE [--timeout S]}: learns the regions, writes
  * OUT.ready, waits for the go file (the time of the restart, epoch ms), then times until a get
  * succeeds on every region;</li>
  * <li>{@code verify SITE TABLE --ledger FILE[,FILE] [--value-size 1024] [--sample N]
- * [--missing FILE]}: reads back the acknowledged rows and compares their values; exit 3 when one
- * is missing or wrong;</li>
+ * [--missing FILE] [--replica-id 0|N|in-sync]}: reads back the acknowledged rows and compares
+ * their values; from secondary replica N with TIMELINE gets, or, with {@code in-sync}, from every
+ * secondary the in-sync record of the row's region names; exit 3 when one is missing or
+ * wrong;</li>
  * <li>{@code memstore SITE TABLE}: the table's memstore and store file bytes, from the
  * servers;</li>
  * <li>{@code drop SITE TABLE}.</li>
@@ -100,6 +124,12 @@ public final class CrashTool extends HarnessTool {
   static final byte[] QUALIFIER = "q".getBytes(StandardCharsets.UTF_8);
   /** The table attribute that marks a table the harness made. */
   static final String MARK = "harness.crash";
+  /** The table option of the series that feeds the secondaries synchronously. */
+  static final String SYNCHRONOUS = "SYNCHRONOUS_REGION_REPLICATION";
+  /** The parent znode, under HBase's base znode, of the series' in-sync records. */
+  static final String IN_SYNC_PARENT = "sync-region-replication";
+  /** verify --replica-id in-sync: every secondary the in-sync records name. */
+  static final int IN_SYNC = -1;
   /** Exit status of verify when an acknowledged row is missing or wrong. */
   static final int EXIT_LOST = 3;
 
@@ -107,12 +137,14 @@ public final class CrashTool extends HarnessTool {
 
   /** The steps, each with the options it takes. */
   enum Step {
-    CREATE("regions"),
+    CREATE("regions", "replicas"),
     LOAD("rows", "threads", "batch", "value-size", "tag", "durability", "ledger"),
     LAYOUT,
     GATHER("port"),
+    ISOLATE,
+    INSYNC("since", "timeout"),
     WATCH("go", "out", "timeout"),
-    VERIFY("ledger", "value-size", "sample", "missing"),
+    VERIFY("ledger", "value-size", "sample", "missing", "replica-id"),
     MEMSTORE,
     DROP;
 
@@ -144,10 +176,15 @@ public final class CrashTool extends HarnessTool {
   private long timeoutS;
   private int sample;
   private Path missing;
+  private int replicas;
+  // A replica id, or IN_SYNC.
+  private int replicaId;
+  private long since;
 
   /** Its bad command lines are "harness: error:" lines too: scripts/harness quotes those. */
   public CrashTool() {
-    super("crash tool", "CrashTool create|load|layout|gather|watch|verify|memstore|drop "
+    super("crash tool", "CrashTool create|load|layout|gather|isolate|insync|watch|verify|memstore|"
+      + "drop "
       + "HBASE_SITE_XML TABLE [--option value ...]", "harness: error: ", "harness: error: ");
   }
 
@@ -169,6 +206,8 @@ public final class CrashTool extends HarnessTool {
   @Override
   protected void addOptions() {
     addOptWithArg(null, "regions", "create: regions of the table (default 8)");
+    addOptWithArg(null, "replicas", "create: replicas of each region, synchronous from 2 "
+      + "(default 1)");
     addOptWithArg(null, "rows", "load: rows to put");
     addOptWithArg(null, "threads", "load: writer threads (default 8)");
     addOptWithArg(null, "batch", "load: rows per put call (default 50)");
@@ -179,8 +218,11 @@ public final class CrashTool extends HarnessTool {
     addOptWithArg(null, "port", "gather: the RPC port of the RegionServer");
     addOptWithArg(null, "go", "watch: the file of the restart time (epoch ms)");
     addOptWithArg(null, "out", "watch: the result file");
-    addOptWithArg(null, "timeout", "watch: seconds to wait for the go file, then the regions "
-      + "(default 600)");
+    addOptWithArg(null, "timeout", "watch: seconds to wait for the go file, then the regions; "
+      + "insync: seconds to wait (default 600)");
+    addOptWithArg(null, "since", "insync: the time (epoch ms) to report from");
+    addOptWithArg(null, "replica-id", "verify: the replica to read from (default 0), or "
+      + "'in-sync': every secondary the in-sync record of its region names");
     addOptWithArg(null, "sample", "verify: rows to read back, 0 for all (default 0)");
     addOptWithArg(null, "missing", "verify: the file of the missing and wrong keys");
   }
@@ -212,6 +254,12 @@ public final class CrashTool extends HarnessTool {
     port = intValue(cmd, "port", 0, 1, 65535);
     timeoutS = longValue(cmd, "timeout", 600, 1, Long.MAX_VALUE / 1000);
     sample = intValue(cmd, "sample", 0, 0, Integer.MAX_VALUE);
+    // HBase's own bound on REGION_REPLICATION is far higher; ten is plenty for a test.
+    replicas = intValue(cmd, "replicas", 1, 1, 10);
+    replicaId = "in-sync".equals(value(cmd, "replica-id"))
+      ? IN_SYNC
+      : intValue(cmd, "replica-id", 0, 0, 9);
+    since = longValue(cmd, "since", System.currentTimeMillis(), 1, Long.MAX_VALUE);
     tag = value(cmd, "tag");
     String d = value(cmd, "durability", "SKIP_WAL");
     try {
@@ -280,6 +328,12 @@ public final class CrashTool extends HarnessTool {
       case GATHER:
         gather();
         break;
+      case ISOLATE:
+        isolate();
+        break;
+      case INSYNC:
+        inSync();
+        break;
       case WATCH:
         watch();
         break;
@@ -300,18 +354,22 @@ public final class CrashTool extends HarnessTool {
   private void create() throws Exception {
     try (Connection conn = ConnectionFactory.createConnection(conf);
       Admin admin = conn.getAdmin()) {
-      TableDescriptor d = TableDescriptorBuilder.newBuilder(table)
+      TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(table)
         .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY)).setValue(MARK, "1")
         .setRegionSplitPolicyClassName(
-          "org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy")
-        .build();
+          "org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy");
+      if (replicas > 1) {
+        b.setRegionReplication(replicas).setValue(SYNCHRONOUS, "true");
+      }
+      TableDescriptor d = b.build();
       Tables.createOrReplace(admin, d, RowKeys.splits(regions).toArray(new byte[0][]),
         old -> "1".equals(old.getValue(MARK)) ? null : "table " + table + " exists and was not "
           + "made by the harness; drop it or pick another table");
       // Regions stay where they are put: the test compares hosts before and after a crash.
       admin.balancerSwitch(false, true);
       reopenInPlace(admin);
-      System.out.println("harness-crash create table=" + table + " regions=" + regions);
+      System.out.println(
+        "harness-crash create table=" + table + " regions=" + regions + " replicas=" + replicas);
     }
   }
 
@@ -475,6 +533,216 @@ public final class CrashTool extends HarnessTool {
     }
   }
 
+  /**
+   * Moves every primary of the table off the RegionServer with the most secondaries of it, so
+   * that killing that server takes secondaries only. Each primary goes to a server holding no
+   * replica of its region, as HBase never puts two replicas of a region on one server; then the
+   * regions are reopened in place, so that retained assignment brings each back where it is.
+   */
+  private void isolate() throws Exception {
+    try (Connection conn = ConnectionFactory.createConnection(conf);
+      Admin admin = conn.getAdmin()) {
+      admin.balancerSwitch(false, true);
+      ServerName meta;
+      try (RegionLocator loc = conn.getRegionLocator(TableName.META_TABLE_NAME)) {
+        meta = loc.getRegionLocation(new byte[0], true).getServerName();
+      }
+      Map<ServerName, List<RegionInfo>> held = held(admin);
+      ServerName victim = null;
+      int most = 0;
+      for (Map.Entry<ServerName, List<RegionInfo>> e : held.entrySet()) {
+        int secondaries = 0;
+        for (RegionInfo ri : e.getValue()) {
+          secondaries += RegionReplicaUtil.isDefaultReplica(ri) ? 0 : 1;
+        }
+        // A server with hbase:meta only if no other holds a secondary: its loss would stop the
+        // clients a while, which is another test.
+        int weight = secondaries == 0 ? 0 : secondaries + (e.getKey().equals(meta) ? 0 : 1000);
+        if (weight > most) {
+          victim = e.getKey();
+          most = weight;
+        }
+      }
+      if (victim == null) {
+        throw new ToolException("no RegionServer holds a secondary replica of " + table
+          + "; was it created with --replicas 2 or more?");
+      }
+      int moved = 0;
+      long deadline = System.currentTimeMillis() + 180_000;
+      for (RegionInfo ri : held.get(victim)) {
+        if (!RegionReplicaUtil.isDefaultReplica(ri)) {
+          continue;
+        }
+        ServerName target = null;
+        for (Map.Entry<ServerName, List<RegionInfo>> e : held.entrySet()) {
+          boolean free = !e.getKey().equals(victim);
+          for (RegionInfo other : e.getValue()) {
+            free &= !RegionReplicaUtil.isReplicasForSameRegion(ri, other);
+          }
+          if (free) {
+            target = e.getKey();
+            break;
+          }
+        }
+        if (target == null) {
+          throw new ToolException("no RegionServer but " + victim + " is free of every replica of "
+            + ri.getEncodedName() + ": start at least one more RegionServer than replicas");
+        }
+        admin.move(ri.getEncodedNameAsBytes(), target);
+        moved++;
+        while (!admin.getRegions(target).contains(ri)) {
+          if (System.currentTimeMillis() > deadline) {
+            throw new ToolException(ri.getEncodedName() + " did not move to " + target
+              + " in 180s");
+          }
+          Thread.sleep(200);
+        }
+        held = held(admin);
+      }
+      reopenInPlace(admin);
+      int primaries = 0;
+      int secondaries = 0;
+      for (RegionInfo ri : admin.getRegions(victim)) {
+        if (ri.getTable().equals(table)) {
+          primaries += RegionReplicaUtil.isDefaultReplica(ri) ? 1 : 0;
+          secondaries += RegionReplicaUtil.isDefaultReplica(ri) ? 0 : 1;
+        }
+      }
+      if (primaries > 0 || secondaries == 0) {
+        throw new ToolException(victim + " holds " + primaries + " primaries and " + secondaries
+          + " secondaries of " + table + " after the moves and the reopen; expected none and"
+          + " some");
+      }
+      System.out.println("harness-crash isolate server=" + victim + " port=" + victim.getPort()
+        + " secondaries=" + secondaries + " moved=" + moved + " meta=" + victim.equals(meta));
+    }
+  }
+
+  /** The regions of the table, replicas included, on each live RegionServer. */
+  private Map<ServerName, List<RegionInfo>> held(Admin admin) throws IOException {
+    Map<ServerName, List<RegionInfo>> held = new HashMap<>();
+    for (ServerName sn : admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS))
+      .getLiveServerMetrics().keySet()) {
+      List<RegionInfo> ours = new ArrayList<>();
+      for (RegionInfo ri : admin.getRegions(sn)) {
+        if (ri.getTable().equals(table)) {
+          ours.add(ri);
+        }
+      }
+      held.put(sn, ours);
+    }
+    return held;
+  }
+
+  /**
+   * Waits until the in-sync record of every region of the table names every secondary: each of
+   * them then holds every write acknowledged since, and the record is what a failover goes by.
+   * The record is the series' znode {@code <base>/sync-region-replication/<encoded primary>},
+   * whose text is {@code epoch=<n> in-sync=<replica ids>}.
+   */
+  private void inSync() throws Exception {
+    long deadline = System.currentTimeMillis() + timeoutS * 1000;
+    try (Connection conn = ConnectionFactory.createConnection(conf);
+      Admin admin = conn.getAdmin()) {
+      int replication = admin.getDescriptor(table).getRegionReplication();
+      if (replication < 2) {
+        throw new ToolException(table + " has no secondary replicas");
+      }
+      long lastReport = System.currentTimeMillis();
+      while (true) {
+        Map<RegionInfo, String> records = inSyncRecords(conn);
+        int behind = 0;
+        String first = null;
+        for (Map.Entry<RegionInfo, String> e : records.entrySet()) {
+          if (namedInSync(e.getValue()).size() < replication - 1) {
+            behind++;
+            first = first != null ? first
+              : e.getKey().getEncodedName() + " has "
+                + (e.getValue() == null ? "no record" : "'" + e.getValue() + "'");
+          }
+        }
+        long now = System.currentTimeMillis();
+        if (behind == 0) {
+          System.out.println(String.format(Locale.ROOT,
+            "harness-crash insync regions=%d replicas=%d ms=%d", records.size(), replication,
+            now - since));
+          return;
+        }
+        if (now > deadline) {
+          throw new ToolException(behind + " of " + records.size() + " regions of " + table
+            + " do not have every secondary in sync after " + timeoutS + "s (first: " + first
+            + ")");
+        }
+        if (now - lastReport >= 5000) {
+          lastReport = now;
+          progress("insync: " + behind + " of " + records.size() + " regions wait for a "
+            + "secondary (" + first + ")");
+        }
+        Thread.sleep(200);
+      }
+    }
+  }
+
+  /**
+   * The in-sync record of each region of the table, by its primary, in start key order: the text
+   * of the series' znode {@code <base>/sync-region-replication/<encoded primary>}, which is
+   * {@code epoch=<n> in-sync=<replica ids>}; null for a region without one.
+   */
+  private Map<RegionInfo, String> inSyncRecords(Connection conn) throws Exception {
+    Abortable abortable = new Abortable() {
+      private volatile boolean aborted;
+
+      @Override
+      public void abort(String why, Throwable e) {
+        aborted = true;
+        LOG.warn("ZooKeeper client aborted: {}", why, e);
+      }
+
+      @Override
+      public boolean isAborted() {
+        return aborted;
+      }
+    };
+    try (Admin admin = conn.getAdmin();
+      ZKWatcher zk = new ZKWatcher(conf, "harness-crash", abortable)) {
+      String parent = ZNodePaths.joinZNode(zk.getZNodePaths().baseZNode, IN_SYNC_PARENT);
+      List<RegionInfo> primaries = new ArrayList<>();
+      for (RegionInfo ri : admin.getRegions(table)) {
+        if (RegionReplicaUtil.isDefaultReplica(ri)) {
+          primaries.add(ri);
+        }
+      }
+      primaries.sort(RegionInfo.COMPARATOR);
+      Map<RegionInfo, String> records = new LinkedHashMap<>();
+      for (RegionInfo ri : primaries) {
+        byte[] data = ZKUtil.getData(zk, ZNodePaths.joinZNode(parent, ri.getEncodedName()));
+        records.put(ri, data == null ? null : new String(data, StandardCharsets.UTF_8));
+      }
+      return records;
+    }
+  }
+
+  /**
+   * The replica ids an in-sync record names: its text is {@code epoch=<n> in-sync=<ids>}, the ids
+   * separated by commas; none for no record or another text.
+   */
+  static Set<Integer> namedInSync(String text) {
+    Set<Integer> ids = new TreeSet<>();
+    String tag = " in-sync=";
+    int at = text == null ? -1 : text.indexOf(tag);
+    if (at < 0 || !text.startsWith("epoch=")) {
+      return ids;
+    }
+    for (String id : text.substring(at + tag.length()).split(",")) {
+      try {
+        ids.add(Integer.parseInt(id.trim()));
+      } catch (NumberFormatException e) {
+        // Not an id: the record names nothing here.
+      }
+    }
+    return ids;
+  }
+
   private void watch() throws Exception {
     long timeoutMs = timeoutS * 1000;
     // Fail fast, try again soon: the watch times the regions, it must not sleep through them.
@@ -579,21 +847,30 @@ public final class CrashTool extends HarnessTool {
     List<byte[]> keys = Ledger.sample(acked, sample, 20031);
     ReadBack.Tally tally = new ReadBack.Tally();
     long t0 = System.currentTimeMillis();
+    String from;
     try (Connection conn = ConnectionFactory.createConnection(conf);
       Table t = conn.getTable(table)) {
-      int step = 500;
-      for (int i = 0; i < keys.size(); i += step) {
-        List<byte[]> part = keys.subList(i, Math.min(keys.size(), i + step));
-        List<Get> gets = new ArrayList<>(part.size());
-        for (byte[] k : part) {
-          gets.add(new Get(k).addColumn(FAMILY, QUALIFIER));
+      if (replicaId == 0) {
+        from = "0";
+        readPrimary(t, keys, tally);
+      } else {
+        NavigableMap<byte[], Set<Integer>> replicasOf = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+        if (replicaId == IN_SYNC) {
+          int named = 0;
+          for (Map.Entry<RegionInfo, String> e : inSyncRecords(conn).entrySet()) {
+            Set<Integer> ids = namedInSync(e.getValue());
+            replicasOf.put(e.getKey().getStartKey(), ids);
+            named += ids.size();
+          }
+          if (named == 0) {
+            throw new ToolException("no in-sync record of " + table + " names a secondary");
+          }
+          from = "in-sync";
+        } else {
+          replicasOf.put(new byte[0], Collections.singleton(replicaId));
+          from = Integer.toString(replicaId);
         }
-        Result[] rs = t.get(gets);
-        for (int j = 0; j < part.size(); j++) {
-          byte[] k = part.get(j);
-          byte[] v = rs[j] == null ? null : rs[j].getValue(FAMILY, QUALIFIER);
-          tally.add(k, ReadBack.compare(RowKeys.value(k, valueSize), v));
-        }
+        readSecondaries(t, keys, replicasOf, tally);
       }
     }
     if (missing != null && !tally.clean()) {
@@ -606,9 +883,68 @@ public final class CrashTool extends HarnessTool {
       }
       Files.write(missing, lines, StandardCharsets.UTF_8);
     }
-    System.out.println(tally.line(acked.size()) + String.format(Locale.ROOT, " seconds=%.1f",
-      (System.currentTimeMillis() - t0) / 1000.0));
+    System.out.println(tally.line(acked.size()) + String.format(Locale.ROOT,
+      " replica=%s seconds=%.1f", from, (System.currentTimeMillis() - t0) / 1000.0));
     return tally.clean() ? EXIT_SUCCESS : EXIT_LOST;
+  }
+
+  private void readPrimary(Table t, List<byte[]> keys, ReadBack.Tally tally) throws IOException {
+    int step = 500;
+    for (int i = 0; i < keys.size(); i += step) {
+      List<byte[]> part = keys.subList(i, Math.min(keys.size(), i + step));
+      List<Get> gets = new ArrayList<>(part.size());
+      for (byte[] k : part) {
+        gets.add(new Get(k).addColumn(FAMILY, QUALIFIER));
+      }
+      Result[] rs = t.get(gets);
+      for (int j = 0; j < part.size(); j++) {
+        byte[] k = part.get(j);
+        byte[] v = rs[j] == null ? null : rs[j].getValue(FAMILY, QUALIFIER);
+        tally.add(k, ReadBack.compare(RowKeys.value(k, valueSize), v));
+      }
+    }
+  }
+
+  /**
+   * Reads each key from each secondary replica that {@code replicasOf} gives for the region the
+   * key falls in (by start key), with a TIMELINE get that names the replica: such a get goes to
+   * that replica only. One get at a time per thread: the single get is the client path that
+   * honours the replica id. A result that is not stale came from a primary, which is an error.
+   */
+  private void readSecondaries(Table t, List<byte[]> keys,
+    NavigableMap<byte[], Set<Integer>> replicasOf, ReadBack.Tally tally) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<?>> fs = new ArrayList<>();
+      int step = 200;
+      for (int i = 0; i < keys.size(); i += step) {
+        List<byte[]> part = keys.subList(i, Math.min(keys.size(), i + step));
+        fs.add(pool.submit(() -> {
+          for (byte[] k : part) {
+            for (int id : replicasOf.floorEntry(k).getValue()) {
+              Get g = new Get(k).addColumn(FAMILY, QUALIFIER);
+              g.setConsistency(Consistency.TIMELINE).setReplicaId(id);
+              Result r = t.get(g);
+              if (!r.isEmpty() && !r.isStale()) {
+                throw new ToolException("a TIMELINE get of replica " + id + " was answered by "
+                  + "the primary");
+              }
+              ReadBack.Outcome o =
+                ReadBack.compare(RowKeys.value(k, valueSize), r.getValue(FAMILY, QUALIFIER));
+              synchronized (tally) {
+                tally.add(k, o);
+              }
+            }
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : fs) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   private void memstore() throws Exception {

@@ -32,6 +32,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -268,6 +269,14 @@ public class TestCrashParts {
       "--durability", "SOMETIMES").assertUsageError(p, "unknown durability 'SOMETIMES'");
     ToolRun.of(new CrashTool(), "verify", site, "t", "--ledger")
       .assertUsageError(p, "--ledger needs a value");
+    ToolRun.of(new CrashTool(), "create", site, "t", "--replicas", "11")
+      .assertUsageError(p, "--replicas must be from 1 to 10, not 11");
+    ToolRun.of(new CrashTool(), "verify", site, "t", "--ledger", "l", "--replica-id", "-1")
+      .assertUsageError(p, "--replica-id must be from 0 to 9, not -1");
+    ToolRun.of(new CrashTool(), "isolate", site, "t", "--port", "1")
+      .assertUsageError(p, "isolate takes no --port");
+    ToolRun.of(new CrashTool(), "insync", site, "t", "--since", "soon")
+      .assertUsageError(p, "--since 'soon' is not a number");
     ToolRun.of(new CrashTool(), "explode", site, "t").assertUsageError(p, "unknown step 'explode'");
     ToolRun.of(new CrashTool(), "drop", site)
       .assertUsageError(p, "needs STEP HBASE_SITE_XML TABLE");
@@ -275,6 +284,17 @@ public class TestCrashParts {
       .assertUsageError(p, "unexpected argument 'u'");
     ToolRun.of(new CrashTool(), "drop", site, "bad name")
       .assertUsageError(p, "'bad name' is not a table name");
+  }
+
+  @Test
+  public void testInSyncRecordNamesItsReplicaIds() {
+    assertEquals(new TreeSet<>(Arrays.asList(1, 2)), CrashTool.namedInSync("epoch=42 in-sync=1,2"));
+    assertEquals(new TreeSet<>(Arrays.asList(2)), CrashTool.namedInSync("epoch=42 in-sync=2"));
+    // No secondary in sync, no record, or not a record: nothing named.
+    assertTrue(CrashTool.namedInSync("epoch=42 in-sync=").isEmpty());
+    assertTrue(CrashTool.namedInSync(null).isEmpty());
+    assertTrue(CrashTool.namedInSync("in-sync=1,2").isEmpty());
+    assertTrue(CrashTool.namedInSync("epoch=42 in-sync=x").isEmpty());
   }
 
   @Test
