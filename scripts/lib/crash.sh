@@ -54,9 +54,10 @@ the same RegionServer killed again and left down, so that its regions open
 elsewhere (the patched master waits 45 s for it, unless --conf
 hbase.master.memstore.pmem.host.wait.ms=MS says otherwise; a stock master is
 restarted to stop waiting).
---replicas N (2 to 10; the patched build; --mode secondary, which needs it):
-each region has N replicas, the secondaries fed synchronously; --regionservers
-defaults to N + 1. Every primary is moved off the RegionServer with the most
+--replicas N (3 to 10; the patched build; --mode secondary, which needs it):
+each region has N replicas, the secondaries fed synchronously, with the
+default minimum of 2 in sync, so that writes go on without one secondary;
+--regionservers defaults to N + 1. Every primary is moved off the RegionServer with the most
 secondaries, which is killed during the load, left down --down seconds
 (default 20) and restarted; then every secondary must be named in sync again,
 and every acknowledged row must read back from each replica (TIMELINE gets).
@@ -152,7 +153,9 @@ crash_parse() {
             parse_count 'cp_o[rsn]' "crash: --regionservers" "$2" 1 20
             cp_o[rsn_set]=1
             ;;
-          --replicas) parse_count 'cp_o[replicas]' "crash: --replicas" "$2" 2 10 ;;
+          # Three at least: the primary and a secondary stay in sync, the table's
+          # minimum, while the other secondary is down.
+          --replicas) parse_count 'cp_o[replicas]' "crash: --replicas" "$2" 3 10 ;;
           --down)
             parse_count 'cp_o[down]' "crash: --down" "$2" 1 3600
             cp_o[down_set]=1
@@ -204,7 +207,7 @@ crash_parse() {
 crash_check_replicas() {
   local -n ccr_o=$1
   if [[ ${ccr_o[replicas]} -eq 1 ]]; then
-    [[ ${ccr_o[mode]} != secondary ]] || usage_error "crash: --mode secondary needs --replicas N (2 or more)"
+    [[ ${ccr_o[mode]} != secondary ]] || usage_error "crash: --mode secondary needs --replicas N (3 or more)"
     [[ ${ccr_o[down_set]} -eq 0 ]] || usage_error "crash: --down goes with --replicas N"
     return 0
   fi

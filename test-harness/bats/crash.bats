@@ -22,7 +22,9 @@
 # when the build has it, otherwise with SYNC_WAL and no pmem (the WAL brings
 # every row back, which checks the test itself). About 3 minutes. Then, with
 # the option, SYNC_WAL and a RegionServer lost for good after one restart
-# (--mode rs-lost), about 3 minutes more.
+# (--mode rs-lost), about 3 minutes more. Then, with synchronous region
+# replication, 3 replicas and a RegionServer of secondaries killed under load
+# (--replicas 3), about 4 minutes more.
 # HARNESS_BATS_CRASH_LOSS=1 also runs SKIP_WAL without pmem, which must lose
 # rows and fail (about 1.5 minutes more).
 
@@ -55,14 +57,20 @@ has_pmem() {
 @test "crash: bad options are usage errors, before anything starts" {
   local bad
   for bad in "--mode all" "--rows 0" "--rows x" "--regions 0" "--regionservers 21" "--threads" \
-    "--durability NEVER" "--build nightly" "--timeout 1" "--conf novalue" "--frobnicate"; do
+    "--durability NEVER" "--build nightly" "--timeout 1" "--conf novalue" "--frobnicate" \
+    "--replicas 2" "--replicas 11" "--replicas 3 --regionservers 3" "--replicas 3 --mode rs" \
+    "--mode secondary" "--down 5" "--replicas 3 --down 0" "--replicas 3 --build stock"; do
     # shellcheck disable=SC2086
     run "$HARNESS" crash $bad
     [ "$status" -eq 2 ]
     one_error_line
   done
   run "$HARNESS" crash --mode all
-  [[ $output == *"--mode must be one of rs, cluster, both, rs-lost, not 'all'"* ]]
+  [[ $output == *"--mode must be one of rs, cluster, both, rs-lost, secondary, not 'all'"* ]]
+  run "$HARNESS" crash --replicas 3 --regionservers 3
+  [[ $output == *"--replicas 3 needs at least 4 RegionServers (one holds only secondaries), not --regionservers 3"* ]]
+  run "$HARNESS" crash --replicas 3 --build stock
+  [[ $output == *"--replicas needs the patched build"* ]]
   run "$HARNESS" crash --pmem ""
   [ "$status" -eq 2 ]
   one_error_line
@@ -150,6 +158,41 @@ has_pmem() {
   grep -qF '<name>hbase.master.memstore.pmem.host.wait.ms</name><value>45000</value>' \
     "$run/cluster/master/conf/hbase-site.xml"
   grep -q 'waited [0-9]* ms for .*, which did not come back' "$run"/cluster/master/logs/*.log
+  [ -z "$(cluster_pids)" ]
+}
+
+has_sync_replication() {
+  [ -f "$(patched_jar)" ] || return 1
+  { unzip -p "$(patched_jar)" 2>/dev/null || true; } | grep -aqF SYNCHRONOUS_REGION_REPLICATION
+}
+
+@test "crash: 3 synchronous replicas, a RegionServer of secondaries killed under load: nothing lost on any" {
+  has_sync_replication || skip "the installed patched build has no synchronous region replication"
+  local shm_free pmem_dir=""
+  shm_free=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')
+  if [ "${shm_free:-0}" -lt $((4 << 20)) ]; then
+    pmem_dir=$BATS_TEST_TMPDIR/pmem
+  fi
+  run "$HARNESS" crash --replicas 3 --rows 10000 --regions 4 --threads 4 --down 10 \
+    --timeout 300 --pmem ${pmem_dir:+"$pmem_dir"} --durability SKIP_WAL
+  printf '%s\n' "$output" | tail -n 13 | sed 's/^/# /' >&3
+  [ "$status" -eq 0 ]
+  [[ $output == *"result: PASS"* ]]
+  local run
+  run=$(find "$RUNS" -mindepth 1 -maxdepth 1 -type d | sort | tail -n 1)
+  grep -q '^regionservers: 4$' "$run/run.txt"
+  # Read from the in-sync secondaries while the RegionServer was down, then
+  # from the primary and each secondary: every row, each time.
+  [ "$(wc -l <"$run/results.csv")" -eq 5 ]
+  grep -q '^secondary,rs[0-9],in-sync,10000,[1-9][0-9]*,0,0,' "$run/results.csv"
+  local r
+  for r in 0 1 2; do
+    grep -q "^secondary,rs[0-9],$r,10000,10000,0,0," "$run/results.csv"
+  done
+  # Writes went on without the killed RegionServer.
+  awk -F, 'NR == 2 && $8 > 0 { ok = 1 } END { exit !ok }' "$run/results.csv"
+  # The killed server held secondaries only, and they came back in sync.
+  grep -q 'every secondary named in sync again' "$run/summary.txt"
   [ -z "$(cluster_pids)" ]
 }
 
