@@ -37,12 +37,14 @@ bench_write_usage() {
 usage: scripts/harness bench write [--target embedded|cluster|HBASE_SITE_XML]
          [--threads 100] [--rows N] [--key-size 120] [--value-size 1024]
          [--regions N] [--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL|SKIP_WAL]
-         [--configs NAME[+NAME],...] [--duration 60] [--verify]
+         [--configs NAME[+NAME],...] [--duration 60] [--verify] [--profile]
          [--table NAME] [--regionservers 3] [--conf KEY=VALUE ...]
 Configurations: see test-harness/README.md (default, stock, patched,
 wal-fshlog, wal-asyncfs, sync-wal, fsync-wal, async-wal, skip-wal,
 client-tuned, splits-off, compactions-off, blocking-raised, pmem-skip-wal,
 pmem-sync-wal, stock-sync-wal, walless-replicas, stock-async-replicas).
+--profile (--target cluster): a JFR recording of each RegionServer while a
+configuration runs, summarized in profile-CONFIG.txt of the run folder.
 USAGE
 }
 
@@ -57,7 +59,7 @@ bench_write_check() {
         bench_write_usage
         exit 0
         ;;
-      --verify)
+      --verify | --profile)
         shift
         continue
         ;;

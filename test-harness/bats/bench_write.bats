@@ -102,6 +102,11 @@ XML
   run "$HARNESS" bench write --target "$BATS_TEST_TMPDIR/site.xml" --configs patched
   one_error_line
   [[ $output == *"picks the patched build"* ]]
+  # Only the local cluster's RegionServers are processes the benchmark can record.
+  run "$HARNESS" bench write --profile --duration 5
+  [ "$status" -eq 2 ]
+  one_error_line
+  [[ $output == *"--profile needs --target cluster"* ]]
   [ -z "$(ls "$RUNS" 2>/dev/null)" ]
 }
 

@@ -67,6 +67,11 @@ public final class Targets {
       return new ArrayList<>();
     }
 
+    /** The process ids of the RegionServers, when they are processes of their own; none else. */
+    default List<Long> serverPids() throws BenchException {
+      return new ArrayList<>();
+    }
+
     /** After the configuration's run; nothing by default. */
     default void finish(WriteConfig config) {
     }
@@ -282,6 +287,28 @@ public final class Targets {
     @Override
     public String refuse(WriteConfig config) {
       return null;
+    }
+
+    @Override
+    public List<Long> serverPids() throws BenchException {
+      List<Long> pids = new ArrayList<>();
+      File[] roles = clusterDir.listFiles((d, n) -> n.matches("rs[0-9]+"));
+      for (File role : roles == null ? new File[0] : roles) {
+        Path pid = new File(role, "pid").toPath();
+        try {
+          if (Files.isRegularFile(pid)) {
+            pids.add(Long.parseLong(
+              new String(Files.readAllBytes(pid), StandardCharsets.UTF_8).trim()));
+          }
+        } catch (IOException | NumberFormatException e) {
+          throw new BenchException("cannot read the pid of " + role.getName() + " in " + pid
+            + ": " + e.getMessage());
+        }
+      }
+      if (pids.isEmpty()) {
+        throw new BenchException("no RegionServer pid in " + clusterDir + " to profile");
+      }
+      return pids;
     }
 
     /** The settings of the cluster's last start (cluster.env), or empty. */

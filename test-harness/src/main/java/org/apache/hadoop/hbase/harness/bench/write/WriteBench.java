@@ -92,6 +92,7 @@ public final class WriteBench extends HarnessTool {
     int regions;
     int regionServers = 3;
     boolean verify;
+    boolean profile;
     final Map<String, String> serverConf = new LinkedHashMap<>();
     final WriteLoad.Params load = new WriteLoad.Params();
     File out;
@@ -108,7 +109,8 @@ public final class WriteBench extends HarnessTool {
     super("bench write", "bench write [--target embedded|cluster|HBASE_SITE_XML] [--threads N] "
       + "[--rows N] [--key-size N] [--value-size N] [--regions N] "
       + "[--durability SYNC_WAL|FSYNC_WAL|ASYNC_WAL|SKIP_WAL] [--configs NAME[+NAME],...] "
-      + "[--duration S] [--verify] [--table NAME] [--regionservers N] [--conf KEY=VALUE]",
+      + "[--duration S] [--verify] [--profile] [--table NAME] [--regionservers N] "
+      + "[--conf KEY=VALUE]",
       "harness: usage error: bench write: ", "harness: error: bench write: ");
     this.ownsJvm = ownsJvm;
   }
@@ -125,6 +127,8 @@ public final class WriteBench extends HarnessTool {
     addOptWithArg(null, "configs", "NAME[+NAME],...: the configurations, in turn");
     addOptWithArg(null, "duration", "seconds of load per configuration (default 60)");
     addOptNoArg(null, "verify", "read a sample of the acknowledged rows back");
+    addOptNoArg(null, "profile", "record each RegionServer with JFR while it runs (cluster "
+      + "target) and summarize where its CPU time goes");
     addOptWithArg(null, "table", "the table (default harness_bench_write)");
     addOptWithArg(null, "regionservers", "region servers of the embedded target (default 3)");
     addOptWithArg(null, "conf", "KEY=VALUE: a server setting (again for more)");
@@ -173,6 +177,11 @@ public final class WriteBench extends HarnessTool {
     }
     s.out = new File(value(cmd, "out"));
     s.verify = cmd.hasOption("verify");
+    s.profile = cmd.hasOption("profile");
+    if (s.profile && !"cluster".equals(s.target)) {
+      throw new UsageException("--profile needs --target cluster, whose RegionServer processes "
+        + "it can record");
+    }
     try {
       TableName.valueOf(s.table);
     } catch (IllegalArgumentException e) {
@@ -336,11 +345,11 @@ public final class WriteBench extends HarnessTool {
     runTxt.append("target: ").append(target.describe()).append('\n');
     runTxt.append(String.format(Locale.ROOT,
       "threads: %d%nkey size: %d%nvalue size: %d%nduration: %s%nrows: %s%ndurability: %s%n"
-        + "table: %s%nverify: %s%nmachine: %d cores, java %s%n",
+        + "table: %s%nverify: %s%nprofile: %s%nmachine: %d cores, java %s%n",
       o.load.threads, o.load.keySize, o.load.valueSize,
       o.load.durationS > 0 ? o.load.durationS + " s per configuration" : "until the rows",
       o.load.rows > 0 ? String.valueOf(o.load.rows) : "no limit", durability, o.table, o.verify,
-      Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
+      o.profile, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
     runTxt.append("load average at the start: ").append(loadAverage()).append('\n');
     for (WriteConfig c : configs) {
       runTxt.append("config ").append(c.name()).append(": ").append(c.settings()).append(" -- ")
@@ -459,7 +468,22 @@ public final class WriteBench extends HarnessTool {
       progress(String.format(Locale.ROOT, "[%s] %d writers, %s, table %s pre-split into %d "
         + "regions", c.name(), p.threads, p.durationS > 0 ? p.durationS + "s" : p.rows + " rows",
         tn, regions));
-      load.run(r, sample);
+      Profiler profiler = o.profile
+        ? Profiler.start(target.serverPids(), partial.toPath(), c.name())
+        : null;
+      try {
+        load.run(r, sample);
+      } finally {
+        if (profiler != null) {
+          List<Path> recordings = profiler.stop();
+          String title = String.format(Locale.ROOT, "[%s] where the RegionServers' CPU time went "
+            + "while it ran (%d JVMs)", c.name(), recordings.size());
+          String text = Profiler.write(title, recordings,
+            new File(partial, "profile-" + c.name() + ".txt").toPath());
+          progress("[" + c.name() + "] profile: " + partial.getName().replace(".partial", "")
+            + "/profile-" + c.name() + ".txt; top thread pools:\n" + topLines(text, 4));
+        }
+      }
       r.eventsRead = !offsets.isEmpty();
       // A flush or roll logged just after the end started within the run.
       r.events.addAll(ServerEvents.readAll(offsets, r.startMs, r.endMs + 3000));
@@ -485,6 +509,23 @@ public final class WriteBench extends HarnessTool {
       target.finish(c);
     }
     return r;
+  }
+
+  /** The first {@code n} lines of the thread pool section of a profile summary. */
+  static String topLines(String profile, int n) {
+    String[] lines = profile.split("\n");
+    StringBuilder b = new StringBuilder();
+    boolean in = false;
+    int taken = 0;
+    for (String l : lines) {
+      if (l.startsWith("by thread pool")) {
+        in = true;
+      } else if (in && l.startsWith("  ") && taken < n) {
+        b.append(taken == 0 ? "" : "\n").append(l);
+        taken++;
+      }
+    }
+    return b.toString();
   }
 
   /** The number of live region servers; fails with one line when the cluster does not answer. */
