@@ -83,6 +83,9 @@ public final class WriteBench extends HarnessTool {
   static final String MARK = "HARNESS_BENCH";
 
   private static final Logger LOG = LoggerFactory.getLogger(WriteBench.class);
+  static final String REPLICA_REPLICATION_KEY = "hbase.region.replica.replication.enabled";
+  // ServerRegionReplicaUtil's peer id for asynchronous region replica replication.
+  static final String REPLICA_REPLICATION_PEER = "region_replica_replication";
 
   /** The command line, checked. */
   static final class Settings {
@@ -461,6 +464,9 @@ public final class WriteBench extends HarnessTool {
     TableName tn = TableName.valueOf(o.table);
     try (Connection conn = ConnectionFactory.createConnection(conf)) {
       int regions = o.regions > 0 ? o.regions : Math.max(1, live);
+      if (target instanceof Targets.LocalCluster) {
+        dropStrayReplicaPeer(conn, c);
+      }
       createTable(conn, tn, c, regions);
       Map<Path, Long> offsets = ServerEvents.offsets(target.logs());
       WriteLoad load = new WriteLoad(conn, tn, p, m -> progress("[" + c.name() + "] " + m));
@@ -509,6 +515,28 @@ public final class WriteBench extends HarnessTool {
       target.finish(c);
     }
     return r;
+  }
+
+  /**
+   * Removes, from the harness's own local cluster, the replication peer that stock HBase adds for
+   * asynchronous region replica replication when a table with replicas is created with
+   * {@value #REPLICA_REPLICATION_KEY} on, unless this configuration sets that key. The peer
+   * outlives the configuration that made it (it is kept in ZooKeeper across restarts), and its
+   * source would read every WAL edit of the configurations after it.
+   */
+  private static void dropStrayReplicaPeer(Connection conn, WriteConfig c) throws IOException {
+    if ("true".equals(c.serverConf().get(REPLICA_REPLICATION_KEY))) {
+      return;
+    }
+    try (Admin admin = conn.getAdmin()) {
+      boolean found = admin.listReplicationPeers().stream()
+        .anyMatch(d -> REPLICA_REPLICATION_PEER.equals(d.getPeerId()));
+      if (found) {
+        admin.removeReplicationPeer(REPLICA_REPLICATION_PEER);
+        progress("[" + c.name() + "] removed the replication peer " + REPLICA_REPLICATION_PEER
+          + " an earlier configuration left on the local cluster");
+      }
+    }
   }
 
   /** The first {@code n} lines of the thread pool section of a profile summary. */
