@@ -90,6 +90,18 @@ public final class Report {
         count(r, ev, ServerEvents.Type.SPLIT), count(r, ev, ServerEvents.Type.FLUSH_DELAYED),
         count(r, ev, ServerEvents.Type.BLOCKED), verify));
     }
+    boolean header = false;
+    for (RunResult r : results) {
+      if (r.replicaLag != null) {
+        if (!header) {
+          w.println();
+          w.println("Replica lag, from a probe put's acknowledgement until a TIMELINE get on each"
+            + " secondary saw it:");
+          header = true;
+        }
+        w.println("- " + r.config.name() + ": " + r.replicaLag);
+      }
+    }
     w.flush();
     return sw.toString();
   }

@@ -71,6 +71,10 @@ public final class RunResult {
   public long verifyMissing;
   public long verifyWrong;
   public String firstError;
+  /** {@link ReplicaLag#describe()} for a table with replicas, else null. */
+  public String replicaLag;
+  /** Probe reads of {@link ReplicaLag} that never saw their probe. */
+  public long replicaLagNotSeen;
 
   public RunResult(WriteConfig config) {
     this.config = config;

@@ -83,6 +83,8 @@ public final class WriteBench extends HarnessTool {
   static final String MARK = "HARNESS_BENCH";
 
   private static final Logger LOG = LoggerFactory.getLogger(WriteBench.class);
+  // How long the replica lag probe reads a secondary for a probe before it counts it not seen.
+  static final long LAG_GIVE_UP_MS = 30_000;
   static final String REPLICA_REPLICATION_KEY = "hbase.region.replica.replication.enabled";
   // ServerRegionReplicaUtil's peer id for asynchronous region replica replication.
   static final String REPLICA_REPLICATION_PEER = "region_replica_replication";
@@ -477,9 +479,19 @@ public final class WriteBench extends HarnessTool {
       Profiler profiler = o.profile
         ? Profiler.start(target.serverPids(), partial.toPath(), c.name())
         : null;
+      int replicas = regionReplication(c);
+      ReplicaLag lag = replicas > 1
+        ? ReplicaLag.start(conn, tn, replicas, p.durability, 1000, LAG_GIVE_UP_MS)
+        : null;
       try {
         load.run(r, sample);
       } finally {
+        if (lag != null) {
+          lag.close();
+          r.replicaLag = lag.describe();
+          r.replicaLagNotSeen = lag.notSeen;
+          progress("[" + c.name() + "] replica lag: " + r.replicaLag);
+        }
         if (profiler != null) {
           List<Path> recordings = profiler.stop();
           String title = String.format(Locale.ROOT, "[%s] where the RegionServers' CPU time went "
@@ -591,6 +603,12 @@ public final class WriteBench extends HarnessTool {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /** Returns the REGION_REPLICATION the configuration gives its table, 1 if none. */
+  static int regionReplication(WriteConfig c) {
+    String v = c.tableConf().get("REGION_REPLICATION");
+    return v == null ? 1 : Integer.parseInt(v.trim());
   }
 
   /** Creates the pre-split table; a table of that name made by the benchmark is replaced. */

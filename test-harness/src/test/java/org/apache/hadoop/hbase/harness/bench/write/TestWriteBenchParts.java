@@ -166,6 +166,14 @@ public class TestWriteBenchParts {
     assertEquals("Finished flush of y", ev.get(0).message);
   }
 
+  /** The lag probe runs for the configurations whose table has replicas, and only those. */
+  @Test
+  public void testRegionReplicationOfAConfiguration() {
+    assertEquals(3, WriteBench.regionReplication(WriteConfigs.parseOne("walless-replicas")));
+    assertEquals(3, WriteBench.regionReplication(WriteConfigs.parseOne("stock-async-replicas")));
+    assertEquals(1, WriteBench.regionReplication(WriteConfigs.parseOne("stock-sync-wal")));
+  }
+
   @Test
   public void testReportsAndChart() throws Exception {
     RunResult a = fake("stock", 0);
@@ -177,6 +185,12 @@ public class TestWriteBenchParts {
     assertEquals(1 + 20, lines.length);
     assertTrue(lines[1].startsWith("stock,0,100,0,"));
     String summary = Report.summary(rs);
+    assertFalse(summary, summary.contains("Replica lag"));
+    b.replicaLag = "12 probe reads on 2 secondaries";
+    summary = Report.summary(rs);
+    assertTrue(summary, summary.contains("Replica lag, from a probe put's acknowledgement"));
+    assertTrue(summary, summary.contains("\n- patched: 12 probe reads on 2 secondaries\n"));
+    assertFalse(summary, summary.contains("- stock:"));
     assertTrue(summary, summary.contains("| stock | 1000 | 0 | 100 |"));
     assertTrue(summary, summary.contains("10000 of 10000 ok"));
     assertTrue(summary, summary.contains("FAILED: 1 missing"));
