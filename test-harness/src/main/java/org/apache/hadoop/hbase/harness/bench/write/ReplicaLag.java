@@ -40,7 +40,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * row of its own, just above the region's start key), with the load's durability; once it is
  * acknowledged, every secondary replica of that region is read with TIMELINE gets that name it,
  * again and again, until the probe's value is there. A probe's lag on a replica is the time from
- * the put's acknowledgement to the first read that saw it.
+ * the put's acknowledgement to the start of the first read that saw it, so that a read's own
+ * latency does not count: a probe the first read saw has a lag near zero.
  * <p>
  * Under synchronous replication the first read must see it, as the write was acknowledged only
  * once every secondary in sync had applied it; {@link #seenFirst} counts those reads. Stock's
@@ -150,6 +151,7 @@ public final class ReplicaLag implements AutoCloseable {
     while (true) {
       Get get = new Get(row).addColumn(WriteLoad.FAMILY, WriteLoad.QUALIFIER);
       get.setConsistency(Consistency.TIMELINE).setReplicaId(replica);
+      long sent = System.nanoTime();
       byte[] seen;
       try {
         Result r = table.get(get);
@@ -163,7 +165,7 @@ public final class ReplicaLag implements AutoCloseable {
         if (seen != null && Arrays.equals(seen, value)) {
           reads++;
           seenFirst += first ? 1 : 0;
-          lagUs.recordValue(Math.max(0, (now - acked) / 1000));
+          lagUs.recordValue(Math.max(0, (sent - acked) / 1000));
           return;
         }
         if (stop) {

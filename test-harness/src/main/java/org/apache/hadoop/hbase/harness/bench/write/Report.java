@@ -95,8 +95,8 @@ public final class Report {
       if (r.replicaLag != null) {
         if (!header) {
           w.println();
-          w.println("Replica lag, from a probe put's acknowledgement until a TIMELINE get on each"
-            + " secondary saw it:");
+          w.println("Replica lag, from a probe put's acknowledgement until the start of the"
+            + " first TIMELINE get on each secondary that saw it:");
           header = true;
         }
         w.println("- " + r.config.name() + ": " + r.replicaLag);
