@@ -126,7 +126,7 @@ public final class CrashTool extends HarnessTool {
   static final String MARK = "harness.crash";
   /** The table option of the series that feeds the secondaries synchronously. */
   static final String SYNCHRONOUS = "SYNCHRONOUS_REGION_REPLICATION";
-  /** The parent znode, under HBase's base znode, of the series' in-sync records. */
+  /** The znode, under HBase's base znode, of the series' in-sync records, a child per table. */
   static final String IN_SYNC_PARENT = "sync-region-replication";
   /** verify --replica-id in-sync: every secondary the in-sync records name. */
   static final int IN_SYNC = -1;
@@ -637,7 +637,8 @@ public final class CrashTool extends HarnessTool {
   /**
    * Waits until the in-sync record of every region of the table names every secondary: each of
    * them then holds every write acknowledged since, and the record is what a failover goes by.
-   * The record is the series' znode {@code <base>/sync-region-replication/<encoded primary>},
+   * The record is the series' znode
+   * {@code <base>/sync-region-replication/<table>/<encoded primary>},
    * whose text is {@code epoch=<n> in-sync=<replica ids>}.
    */
   private void inSync() throws Exception {
@@ -685,7 +686,7 @@ public final class CrashTool extends HarnessTool {
 
   /**
    * The in-sync record of each region of the table, by its primary, in start key order: the text
-   * of the series' znode {@code <base>/sync-region-replication/<encoded primary>}, which is
+   * of the series' znode {@code <base>/sync-region-replication/<table>/<encoded primary>}, which is
    * {@code epoch=<n> in-sync=<replica ids>}; null for a region without one.
    */
   private Map<RegionInfo, String> inSyncRecords(Connection conn) throws Exception {
@@ -705,7 +706,9 @@ public final class CrashTool extends HarnessTool {
     };
     try (Admin admin = conn.getAdmin();
       ZKWatcher zk = new ZKWatcher(conf, "harness-crash", abortable)) {
-      String parent = ZNodePaths.joinZNode(zk.getZNodePaths().baseZNode, IN_SYNC_PARENT);
+      String parent = ZNodePaths.joinZNode(
+        ZNodePaths.joinZNode(zk.getZNodePaths().baseZNode, IN_SYNC_PARENT),
+        table.getNameAsString());
       List<RegionInfo> primaries = new ArrayList<>();
       for (RegionInfo ri : admin.getRegions(table)) {
         if (RegionReplicaUtil.isDefaultReplica(ri)) {
