@@ -73,8 +73,6 @@ public final class RunResult {
   public String firstError;
   /** {@link ReplicaLag#describe()} for a table with replicas, else null. */
   public String replicaLag;
-  /** Probe reads of {@link ReplicaLag} that never saw their probe. */
-  public long replicaLagNotSeen;
 
   public RunResult(WriteConfig config) {
     this.config = config;

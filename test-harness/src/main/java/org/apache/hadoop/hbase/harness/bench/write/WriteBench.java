@@ -476,20 +476,21 @@ public final class WriteBench extends HarnessTool {
       progress(String.format(Locale.ROOT, "[%s] %d writers, %s, table %s pre-split into %d "
         + "regions", c.name(), p.threads, p.durationS > 0 ? p.durationS + "s" : p.rows + " rows",
         tn, regions));
-      Profiler profiler = o.profile
-        ? Profiler.start(target.serverPids(), partial.toPath(), c.name())
-        : null;
       int replicas = regionReplication(c);
-      ReplicaLag lag = replicas > 1
-        ? ReplicaLag.start(conn, tn, replicas, p.durability, 1000, LAG_GIVE_UP_MS)
-        : null;
+      ReplicaLag lag = null;
+      Profiler profiler = null;
       try {
+        if (replicas > 1) {
+          lag = ReplicaLag.start(conn, tn, replicas, p.durability, 1000, LAG_GIVE_UP_MS);
+        }
+        if (o.profile) {
+          profiler = Profiler.start(target.serverPids(), partial.toPath(), c.name());
+        }
         load.run(r, sample);
       } finally {
         if (lag != null) {
           lag.close();
           r.replicaLag = lag.describe();
-          r.replicaLagNotSeen = lag.notSeen;
           progress("[" + c.name() + "] replica lag: " + r.replicaLag);
         }
         if (profiler != null) {
