@@ -28,6 +28,7 @@
 #
 # Globals it owns, for one run: BENCH_WAL_DFS_PID and BENCH_WAL_CLIENT_PID
 # (what bench_wal_stop stops), BENCH_WAL_JVM (the JVM flags of both),
+# BENCH_WAL_CLK_TCK (the kernel's clock ticks per second, for /proc CPU times),
 # BENCH_WAL_CP_* (the classpaths and the compiled classes).
 
 BENCH_WAL_IMPLS=(stock-fshlog patched-fshlog stock-asyncfs)
@@ -41,21 +42,25 @@ bench_wal_usage() {
 usage: scripts/harness bench wal [--threads LIST] [--reps N] [--edits N]
 
   --threads LIST  comma-separated writer thread counts, 1 to 100000 each
-                  (default 1,4,16,64,128,256)
+                  (default 1,2,4,8,16,64,256)
   --reps N        repetitions of every (threads, implementation) pair, 1 to 1000 (default 3)
-  --edits N       edits per measurement, split evenly across the threads (default 20000)
+  --edits N       edits per measurement, split evenly across the threads (default: 10000
+                  times the square root of the thread count, rounded up, so that every
+                  measurement lasts several seconds on a small machine)
 
 Measures stock-fshlog, patched-fshlog and stock-asyncfs with HBase's
 WALPerformanceEvaluation on a MiniDFSCluster of 3 DataNodes (120-byte keys,
-1024-byte values, one sync per edit). Writes results.csv, summary.md, chart.png
-and the raw output of every run under work/bench/wal/<timestamp>/.
+1024-byte values, one sync per edit): throughput with its spread over the
+repetitions, p50 and p99 latency, and CPU time per edit of the WAL's JVM and of
+the DataNodes' JVM. Writes results.csv, summary.md, chart.png and the raw
+output of every run under work/bench/wal/<timestamp>/.
 Environment: HARNESS_BENCH_TIMEOUT (seconds one measurement may take, default 600).
 USAGE
 }
 
 bench_wal() {
   local -a threads=()
-  local reps=3 edits=20000 timeout_s=${HARNESS_BENCH_TIMEOUT:-600} threads_arg=1,4,16,64,128,256 max_t=0 t
+  local reps=3 edits=0 timeout_s=${HARNESS_BENCH_TIMEOUT:-600} threads_arg=1,2,4,8,16,64,256 max_t=0 t
   while [[ $# -gt 0 ]]; do
     case $1 in
       --threads | --reps | --edits)
@@ -79,7 +84,7 @@ bench_wal() {
   for t in "${threads[@]}"; do
     [[ $t -le $max_t ]] || max_t=$t
   done
-  [[ $edits -ge $max_t ]] ||
+  [[ $edits -eq 0 || $edits -ge $max_t ]] ||
     usage_error "bench wal: --edits $edits is fewer than $max_t threads; every thread needs at least one edit"
   parse_count timeout_s HARNESS_BENCH_TIMEOUT "$timeout_s" 1 86400
   export LC_NUMERIC=C
@@ -95,7 +100,8 @@ bench_wal() {
   bench_wal_run_txt "$reps" "$edits" "${threads[@]}" >"$run/run.txt"
   info "bench wal: $total measurements (${#threads[@]} thread counts x ${#BENCH_WAL_IMPLS[@]} implementations x $reps reps) on $(cat "$run/dfs.uri")"
   info "bench wal: results in $run"
-  printf 'impl,threads,rep,ops_per_sec,p50_us,p99_us\n' >"$run/results.csv.partial"
+  printf 'impl,threads,rep,ops_per_sec,p50_us,p99_us,seconds,wal_cpu_us_per_edit,dfs_cpu_us_per_edit\n' \
+    >"$run/results.csv.partial"
   local rep k n=0
   for ((rep = 1; rep <= reps; rep++)); do
     for t in "${threads[@]}"; do
@@ -104,7 +110,7 @@ bench_wal() {
         # shellcheck disable=SC2034 # runs.sh's, said in INCOMPLETE
         RUN_PROGRESS="after $((n - 1)) of $total measurements"
         bench_wal_measure "${BENCH_WAL_IMPLS[(k + rep - 1) % ${#BENCH_WAL_IMPLS[@]}]}" "$t" "$rep" \
-          $((edits / t)) "$timeout_s" "$n" "$total"
+          $(($(bench_wal_edits "$edits" "$t") / t)) "$timeout_s" "$n" "$total"
       done
     done
   done
@@ -118,6 +124,31 @@ bench_wal() {
   echo
   info "bench wal: done; results.csv, summary.md, chart.png and raw/ in:"
   printf '%s\n' "$run"
+}
+
+# bench_wal_edits EDITS THREADS: the edits of one measurement at THREADS
+# threads: EDITS when given (not 0), else 10000 x ceil(sqrt(THREADS)).
+bench_wal_edits() {
+  local edits=$1 t=$2 r=1
+  if [[ $edits -gt 0 ]]; then
+    printf '%s' "$edits"
+    return 0
+  fi
+  while [[ $((r * r)) -lt $t ]]; do
+    r=$((r + 1))
+  done
+  printf '%s' $((10000 * r))
+}
+
+# bench_wal_cpu_ticks PID: the user plus system CPU time of PID so far, in
+# clock ticks (/proc/PID/stat, fields 14 and 15; BENCH_WAL_PROC stands for
+# /proc in the tests).
+bench_wal_cpu_ticks() {
+  local stat
+  stat=$(cat "${BENCH_WAL_PROC:-/proc}/$1/stat" 2>/dev/null) || return 1
+  # The command name (field 2) may hold spaces: count fields after its ')'.
+  stat=${stat##*) }
+  awk '{ print $12 + $13 }' <<<"$stat"
 }
 
 # bench_wal_prepare: the classpaths of the two builds (the patched one is
@@ -135,6 +166,7 @@ bench_wal_prepare() {
   # The flags of the series' own tests; WALPE formats its numbers with the
   # default locale, and the harness parses them.
   read -r -a BENCH_WAL_JVM <<<"$SUREFIRE_ARGLINE"
+  BENCH_WAL_CLK_TCK=$(getconf CLK_TCK)
   BENCH_WAL_JVM+=(-Duser.language=en -Duser.country=US)
 }
 
@@ -181,7 +213,8 @@ bench_wal_run_txt() {
     IFS=,
     echo "$*"
   )
-  printf 'command: scripts/harness bench wal --threads %s --reps %s --edits %s\n' "$list" "$reps" "$edits"
+  printf 'command: scripts/harness bench wal --threads %s --reps %s%s\n' "$list" "$reps" \
+    "$([[ $edits -eq 0 ]] || printf ' --edits %s' "$edits")"
   printf 'started: %s\n' "$(date '+%Y-%m-%d %H:%M:%S')"
   printf 'machine: %s (%s)\n' "$(run_machine)" "$(hostname)"
   printf 'java: %s\n' "$("$JAVA_HOME/bin/java" -version 2>&1 | head -n 1)"
@@ -194,8 +227,10 @@ bench_wal_run_txt() {
   printf 'hdfs: %s, %s DataNodes (MiniDFSCluster, its own JVM)\n' "$(cat "$RUN_DIR/dfs.uri")" "$BENCH_WAL_DATANODES"
   printf 'workload: WALPerformanceEvaluation, %s-byte keys, %s-byte values, 1 region, 1 family, 1 qualifier, sync after every edit\n' \
     "$BENCH_WAL_KEY_SIZE" "$BENCH_WAL_VALUE_SIZE"
+  local e
   for t in "$@"; do
-    printf '  %s threads: %s edits each, %s in all\n' "$t" $((edits / t)) $((edits / t * t))
+    e=$(bench_wal_edits "$edits" "$t")
+    printf '  %s threads: %s edits each, %s in all\n' "$t" $((e / t)) $((e / t * t))
   done
 }
 
@@ -209,8 +244,9 @@ bench_wal_measure() {
     stock-asyncfs) cp=$BENCH_WAL_CP_STOCK version=$(stock_version) provider=asyncfs ;;
   esac
   raw=$run/raw/$(printf '%0*d' "${#total}" "$n")-rep$rep-t$t-$impl.log
-  local uri
+  local uri dfs_before dfs_after
   uri=$(cat "$run/dfs.uri")
+  dfs_before=$(bench_wal_cpu_ticks "$BENCH_WAL_DFS_PID") || run_fail "bench wal: the MiniDFSCluster died (see $run/logs/dfs.log)"
   (cd "$run" && exec "$JAVA_HOME/bin/java" "${BENCH_WAL_JVM[@]}" \
     -Dlog4j2.configurationFile="$run/conf/log4j2-client.properties" \
     -cp "$BENCH_WAL_CLASSES:$cp" "$BENCH_WAL_PKG.WalBenchClient" \
@@ -229,18 +265,26 @@ bench_wal_measure() {
   elif [[ $rc -ne 0 ]]; then
     run_fail "$what failed (exit $rc): $(grep -m1 -E 'harness-wal: ERROR|Exception' "$raw" || echo "see $raw")"
   fi
-  kill -0 "$BENCH_WAL_DFS_PID" 2>/dev/null || run_fail "bench wal: the MiniDFSCluster died (see $run/logs/dfs.log)"
-  # WALPE's own throughput line, and the client's latency line.
-  local summary_line result ops p50 p99
+  dfs_after=$(bench_wal_cpu_ticks "$BENCH_WAL_DFS_PID") || run_fail "bench wal: the MiniDFSCluster died (see $run/logs/dfs.log)"
+  # WALPE's own throughput line, and the client's latency and CPU line.
+  local summary_line result ops p50 p99 secs cpu_ms edits=$((iters * t)) wal_cpu dfs_cpu
   summary_line=$(grep -m1 -E "Summary: threads=$t, iterations=$iters, .* took [0-9.]+s [0-9.]+ops/s" "$raw" || true)
   result=$(grep -m1 -E '^harness-wal-result ' "$raw" || true)
   [[ -n $summary_line && -n $result ]] || run_fail "bench wal: no result from $impl with $t threads (rep $rep); see $raw"
   ops=$(sed -E 's/.* took [0-9.]+s ([0-9.]+)ops\/s.*/\1/' <<<"$summary_line")
+  secs=$(sed -E 's/.* took ([0-9.]+)s [0-9.]+ops\/s.*/\1/' <<<"$summary_line")
   p50=$(sed -E 's/.* p50_us=([0-9.]+).*/\1/' <<<"$result")
   p99=$(sed -E 's/.* p99_us=([0-9.]+).*/\1/' <<<"$result")
-  printf '%s,%s,%s,%.1f,%s,%s\n' "$impl" "$t" "$rep" "$ops" "$p50" "$p99" >>"$run/results.csv.partial"
-  printf '[%*d/%d] rep %d  threads %4d  %-15s %9s ops/s  p99 %7s us\n' "${#total}" "$n" "$total" "$rep" "$t" \
-    "$impl" "$(bench_wal_grouped "$ops")" "$(bench_wal_grouped "$p99")" >&2
+  [[ $result =~ \ cpu_ms=([0-9.]+) ]] || run_fail "bench wal: no CPU time from $impl with $t threads (rep $rep); see $raw"
+  cpu_ms=${BASH_REMATCH[1]}
+  wal_cpu=$(awk -v ms="$cpu_ms" -v n="$edits" 'BEGIN { printf "%.1f", ms * 1000 / n }')
+  dfs_cpu=$(awk -v d=$((dfs_after - dfs_before)) -v hz="$BENCH_WAL_CLK_TCK" -v n="$edits" \
+    'BEGIN { printf "%.1f", d / hz * 1000000 / n }')
+  printf '%s,%s,%s,%.1f,%s,%s,%s,%s,%s\n' "$impl" "$t" "$rep" "$ops" "$p50" "$p99" "$secs" "$wal_cpu" "$dfs_cpu" \
+    >>"$run/results.csv.partial"
+  printf '[%*d/%d] rep %d  threads %4d  %-15s %9s ops/s  p99 %7s us  cpu %5s + %5s us/edit  %5ss\n' \
+    "${#total}" "$n" "$total" "$rep" "$t" "$impl" "$(bench_wal_grouped "$ops")" "$(bench_wal_grouped "$p99")" \
+    "$wal_cpu" "$dfs_cpu" "$secs" >&2
 }
 
 # bench_wal_report REPS EDITS: summary.md and chart.png from the results,
@@ -250,9 +294,9 @@ bench_wal_report() {
   "$JAVA_HOME/bin/java" "${JVM_FLAGS[@]}" -cp "$BENCH_WAL_CLASSES:$BENCH_WAL_CP_STOCK" "$BENCH_WAL_PKG.WalBenchReport" \
     --csv "$run/results.csv.partial" --summary "$run/summary.md.tmp" --chart "$run/chart.png.tmp" \
     --title "WAL benchmark $(basename "$run")" \
-    --note "HBase's WALPerformanceEvaluation on a MiniDFSCluster of $BENCH_WAL_DATANODES DataNodes (its own JVM, loopback), one fresh client JVM per measurement; $BENCH_WAL_KEY_SIZE-byte keys, $BENCH_WAL_VALUE_SIZE-byte values, one region, a sync after every edit; $edits edits per measurement split across the threads; $reps repetition$([[ $reps -eq 1 ]] || echo s), interleaved (rep, then threads, then implementation, the order of the implementations rotating between reps)." \
+    --note "HBase's WALPerformanceEvaluation on a MiniDFSCluster of $BENCH_WAL_DATANODES DataNodes (its own JVM, loopback), one fresh client JVM per measurement; $BENCH_WAL_KEY_SIZE-byte keys, $BENCH_WAL_VALUE_SIZE-byte values, one region, a sync after every edit; $(if [[ $edits -eq 0 ]]; then echo "10,000 x ceil(sqrt(threads)) edits per measurement"; else echo "$edits edits per measurement"; fi) split across the threads; $reps repetition$([[ $reps -eq 1 ]] || echo s), interleaved (rep, then threads, then implementation, the order of the implementations rotating between reps)." \
     --note "stock-fshlog: hbase-server $(stock_version), hbase.wal.provider=filesystem. patched-fshlog: hbase-server $(patched_version) (work tree at $(bench_wal_tree_head)), filesystem. stock-asyncfs: hbase-server $(stock_version), asyncfs." \
-    --note "Throughput is WALPE's own figure (edits over the wall time of its writer threads). Latency is WALPE's own per-edit timing (building the edit, WAL.appendData and WAL.sync), recorded over every edit in an HdrHistogram. Machine: $(run_machine) at the end." \
+    --note "Throughput is WALPE's own figure (edits over the wall time of its writer threads). Latency is WALPE's own per-edit timing (building the edit, WAL.appendData and WAL.sync), recorded over every edit in an HdrHistogram. CPU per edit: the client JVM's CPU time over WALPE's run (its OperatingSystemMXBean), and the DataNodes' JVM's from /proc over the client's life, each divided by the edits. Machine: $(run_machine) at the end." \
     >"$log" 2>&1 || run_fail "bench wal: the report failed: $(grep -m1 -E 'WalBenchReport|Exception' "$log" || echo "see $log")"
   mv "$run/chart.png.tmp" "$run/chart.png"
   mv "$run/summary.md.tmp" "$run/summary.md"

@@ -142,3 +142,34 @@ load_lib() {
   [ "$status" -eq 0 ]
   [ "$output" = "$r/hbase-server/$p/hbase-server-$p.jar:/m2/metrics-core-3.2.6.jar:$r/hbase-common/$s/hbase-common-$s.jar:$r/hbase-server/$p/hbase-server-$p-tests.jar:$r/hbase-foo/$p/hbase-foo-$p.jar" ]
 }
+
+@test "bench wal: edits per measurement grow with the square root of the threads unless given" {
+  load_lib
+  [ "$(bench_wal_edits 0 1)" = "10000" ]
+  [ "$(bench_wal_edits 0 2)" = "20000" ]
+  [ "$(bench_wal_edits 0 4)" = "20000" ]
+  [ "$(bench_wal_edits 0 8)" = "30000" ]
+  [ "$(bench_wal_edits 0 16)" = "40000" ]
+  [ "$(bench_wal_edits 0 64)" = "80000" ]
+  [ "$(bench_wal_edits 0 256)" = "160000" ]
+  [ "$(bench_wal_edits 5000 256)" = "5000" ]
+}
+
+@test "bench wal: a process's CPU ticks are read from /proc, even with spaces in its name" {
+  load_lib
+  local ticks
+  ticks=$(bench_wal_cpu_ticks $$)
+  [[ $ticks =~ ^[0-9]+$ ]]
+  # A busy loop raises them.
+  local end=$((SECONDS + 2))
+  while [[ $SECONDS -lt $end ]]; do :; done
+  [ "$(bench_wal_cpu_ticks $$)" -gt "$ticks" ]
+  run bench_wal_cpu_ticks 999999999
+  [ "$status" -ne 0 ]
+  # Field 2, the command name, may hold spaces and parentheses.
+  mkdir -p "$BATS_TEST_TMPDIR/proc/42"
+  printf '42 (a (b) c) S 1 42 42 0 -1 4194560 100 0 0 0 700 300 0 0 20 0 1 0 5 0 0\n' \
+    >"$BATS_TEST_TMPDIR/proc/42/stat"
+  BENCH_WAL_PROC="$BATS_TEST_TMPDIR/proc" run bench_wal_cpu_ticks 42
+  [ "$output" = "1000" ]
+}

@@ -71,8 +71,12 @@ import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
  * iterations=I, syncInterval=0 took Xs Yops/s}, from the wall time between starting its writer
  * threads and the last one finishing; the harness reads that line.
  *
+ * <p>CPU. The CPU time of this JVM (every thread: WALPE's writers, the WAL's threads, the DFS
+ * client, GC and JIT) is read from the platform's {@code OperatingSystemMXBean} just before and
+ * just after WALPE's run, so JVM start and class loading before it are left out.
+ *
  * <p>Output on stdout: {@code harness-wal-result edits=N p50_us=A p99_us=B max_us=C mean_us=D
- * latency_source=hdr|walpe-sampled}. Errors are one {@code harness-wal: ERROR:} line on stderr.
+ * cpu_ms=E latency_source=hdr|walpe-sampled}. Errors are one {@code harness-wal: ERROR:} line on stderr.
  * Exit status: 0 on success, 1 when WALPE or a check fails, 2 on a bad command line, 3 on
  * timeout, 4 when the parent is gone.
  */
@@ -140,7 +144,9 @@ public final class WalBenchClient extends HarnessTool {
         + "reservoir");
     }
 
+    long cpuBefore = processCpuNanos();
     int rc = ToolRunner.run(HBaseConfiguration.create(), walpe, walpeArgs);
+    long cpuNanos = processCpuNanos() - cpuBefore;
     if (rc != 0) {
       throw new ToolException("WALPerformanceEvaluation exited with " + rc);
     }
@@ -152,9 +158,10 @@ public final class WalBenchClient extends HarnessTool {
     }
     Snapshot s = h.getSnapshot();
     System.out.println(String.format(Locale.ROOT,
-      "%s edits=%d p50_us=%.1f p99_us=%.1f max_us=%.1f mean_us=%.1f latency_source=%s",
+      "%s edits=%d p50_us=%.1f p99_us=%.1f max_us=%.1f mean_us=%.1f cpu_ms=%.1f"
+        + " latency_source=%s",
       RESULT_PREFIX, count, s.getMedian() / 1e3, s.get99thPercentile() / 1e3, s.getMax() / 1e3,
-      s.getMean() / 1e3, source));
+      s.getMean() / 1e3, cpuNanos / 1e6, source));
     // WALPE leaves daemon and non-daemon threads (the log roller, DFS client threads) behind:
     // launch() ends the JVM.
     return EXIT_SUCCESS;
@@ -162,6 +169,19 @@ public final class WalBenchClient extends HarnessTool {
 
   public static void main(String[] args) {
     launch(new WalBenchClient(), args);
+  }
+
+  /** The CPU time this JVM used so far, in nanoseconds. */
+  static long processCpuNanos() throws ToolException {
+    java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+    if (!(os instanceof com.sun.management.OperatingSystemMXBean)) {
+      throw new ToolException("this JVM does not report its CPU time (" + os.getClass() + ")");
+    }
+    long nanos = ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime();
+    if (nanos < 0) {
+      throw new ToolException("this JVM does not report its CPU time");
+    }
+    return nanos;
   }
 
   /** Fails unless {@code cls} was loaded from a jar file named {@code jarName}. */

@@ -33,6 +33,7 @@ import java.nio.file.StandardCopyOption;
 import java.text.DecimalFormat;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -41,6 +42,7 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import org.apache.hadoop.hbase.harness.util.ChartColors;
 import org.apache.hadoop.hbase.harness.util.Csv;
@@ -66,8 +68,10 @@ import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
  * measurement, columns {@value #HEADER}) and writes
  * <ul>
  * <li>a Markdown summary: per thread count, the median over the repetitions of each
- * implementation's throughput, p99 and p50, and the ratios patched-fshlog / stock-fshlog and
- * patched-fshlog / stock-asyncfs of the throughput and p99 medians;</li>
+ * implementation's throughput (with its spread: half the range over the repetitions, in percent
+ * of the median), p99, p50 and CPU time per edit (the WAL's JVM plus the DataNodes' JVM), the
+ * ratios patched-fshlog / stock-fshlog and patched-fshlog / stock-asyncfs of the throughput, p99
+ * and CPU medians, and every measurement that lasted less than {@value #SHORT_SECONDS} s;</li>
  * <li>a PNG chart (JFreeChart, headless): median throughput and median p99 against the number of
  * writer threads, one series per implementation, threads on a log-2 axis, p99 (in milliseconds)
  * on a log-2 axis.</li>
@@ -79,7 +83,10 @@ import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
  */
 public final class WalBenchReport extends HarnessTool {
   /** The header line of results.csv, exactly. */
-  public static final String HEADER = "impl,threads,rep,ops_per_sec,p50_us,p99_us";
+  public static final String HEADER = "impl,threads,rep,ops_per_sec,p50_us,p99_us,seconds,"
+    + "wal_cpu_us_per_edit,dfs_cpu_us_per_edit";
+  /** A measurement shorter than this many seconds is named in the summary. */
+  static final double SHORT_SECONDS = 3.0;
   static final String STOCK = "stock-fshlog";
   static final String PATCHED = "patched-fshlog";
   static final String ASYNC = "stock-asyncfs";
@@ -97,14 +104,21 @@ public final class WalBenchReport extends HarnessTool {
     final double opsPerSec;
     final double p50Us;
     final double p99Us;
+    final double seconds;
+    final double walCpuUs;
+    final double dfsCpuUs;
 
-    Row(String impl, int threads, int rep, double opsPerSec, double p50Us, double p99Us) {
+    Row(String impl, int threads, int rep, double opsPerSec, double p50Us, double p99Us,
+      double seconds, double walCpuUs, double dfsCpuUs) {
       this.impl = impl;
       this.threads = threads;
       this.rep = rep;
       this.opsPerSec = opsPerSec;
       this.p50Us = p50Us;
       this.p99Us = p99Us;
+      this.seconds = seconds;
+      this.walCpuUs = walCpuUs;
+      this.dfsCpuUs = dfsCpuUs;
     }
   }
 
@@ -113,13 +127,26 @@ public final class WalBenchReport extends HarnessTool {
     final double opsPerSec;
     final double p50Us;
     final double p99Us;
+    final double walCpuUs;
+    final double dfsCpuUs;
+    /** Half the range of the throughput over the repetitions, in percent of its median. */
+    final double opsSpreadPct;
     final int reps;
 
-    Medians(double opsPerSec, double p50Us, double p99Us, int reps) {
-      this.opsPerSec = opsPerSec;
-      this.p50Us = p50Us;
-      this.p99Us = p99Us;
-      this.reps = reps;
+    Medians(List<Row> cell) {
+      this.opsPerSec = median(cell, r -> r.opsPerSec);
+      this.p50Us = median(cell, r -> r.p50Us);
+      this.p99Us = median(cell, r -> r.p99Us);
+      this.walCpuUs = median(cell, r -> r.walCpuUs);
+      this.dfsCpuUs = median(cell, r -> r.dfsCpuUs);
+      double min = cell.stream().mapToDouble(r -> r.opsPerSec).min().getAsDouble();
+      double max = cell.stream().mapToDouble(r -> r.opsPerSec).max().getAsDouble();
+      this.opsSpreadPct = opsPerSec == 0 ? 0 : (max - min) / 2 / opsPerSec * 100;
+      this.reps = cell.size();
+    }
+
+    double cpuUs() {
+      return walCpuUs + dfsCpuUs;
     }
   }
 
@@ -182,7 +209,8 @@ public final class WalBenchReport extends HarnessTool {
         throw new NumberFormatException("no implementation");
       }
       return new Row(f[0], Integer.parseInt(f[1]), Integer.parseInt(f[2]),
-        Double.parseDouble(f[3]), Double.parseDouble(f[4]), Double.parseDouble(f[5]));
+        Double.parseDouble(f[3]), Double.parseDouble(f[4]), Double.parseDouble(f[5]),
+        Double.parseDouble(f[6]), Double.parseDouble(f[7]), Double.parseDouble(f[8]));
     });
     if (rows.isEmpty()) {
       throw new IllegalArgumentException(csv + ": no measurements");
@@ -212,8 +240,7 @@ public final class WalBenchReport extends HarnessTool {
       for (int t : threads) {
         List<Row> cell = new ArrayList<>();
         rows.stream().filter(r -> r.impl.equals(impl) && r.threads == t).forEach(cell::add);
-        byThreads.put(t, new Medians(median(cell, r -> r.opsPerSec), median(cell, r -> r.p50Us),
-          median(cell, r -> r.p99Us), cell.size()));
+        byThreads.put(t, new Medians(cell));
       }
       out.put(impl, byThreads);
     }
@@ -243,11 +270,32 @@ public final class WalBenchReport extends HarnessTool {
       .append("`results.csv`.\n\n");
 
     sb.append("## Throughput (edits/s, higher is better)\n\n");
-    table(sb, med, impls, threads, m -> m.opsPerSec, true);
+    sb.append("Beside each median, its spread: half the range over the repetitions, in percent of"
+      + " the median.\n\n");
+    table(sb, med, impls, threads, m -> m.opsPerSec, m -> String.format(Locale.ROOT, "%s ±%.0f%%",
+      grouped(m.opsPerSec), m.opsSpreadPct), true);
     sb.append("\n## p99 latency of one append plus sync (us, lower is better)\n\n");
-    table(sb, med, impls, threads, m -> m.p99Us, true);
+    table(sb, med, impls, threads, m -> m.p99Us, m -> grouped(m.p99Us), true);
     sb.append("\n## p50 latency of one append plus sync (us, lower is better)\n\n");
-    table(sb, med, impls, threads, m -> m.p50Us, false);
+    table(sb, med, impls, threads, m -> m.p50Us, m -> grouped(m.p50Us), false);
+    sb.append("\n## CPU time per edit (us, lower is better)\n\n");
+    sb.append("The WAL's JVM (WALPE's writers, the WAL's threads, the DFS client, GC and JIT) plus"
+      + " the DataNodes' JVM, each the median over the repetitions; the ratios are of the"
+      + " sums.\n\n");
+    table(sb, med, impls, threads, Medians::cpuUs, m -> String.format(Locale.ROOT,
+      "%.0f (%.0f + %.0f)", m.cpuUs(), m.walCpuUs, m.dfsCpuUs), true);
+
+    List<String> brief = new ArrayList<>();
+    rows.stream().filter(r -> r.seconds < SHORT_SECONDS)
+      .sorted(Comparator.comparingInt((Row r) -> r.threads).thenComparing(r -> r.impl)
+        .thenComparingInt(r -> r.rep))
+      .forEach(r -> brief.add(String.format(Locale.ROOT, "%s at %d threads, rep %d: %.1f s",
+        r.impl, r.threads, r.rep, r.seconds)));
+    if (!brief.isEmpty()) {
+      sb.append("\nShorter than ").append(String.format(Locale.ROOT, "%.0f", SHORT_SECONDS))
+        .append(" s, so noisier (give more --edits): ").append(String.join("; ", brief))
+        .append(".\n");
+    }
 
     List<String> uneven = new ArrayList<>();
     med.forEach((impl, byT) -> byT.forEach((t, m) -> {
@@ -264,7 +312,7 @@ public final class WalBenchReport extends HarnessTool {
 
   private static void table(StringBuilder sb, Map<String, SortedMap<Integer, Medians>> med,
     List<String> impls, SortedSet<Integer> threads, ToDoubleFunction<Medians> f,
-    boolean ratios) {
+    Function<Medians, String> cellText, boolean ratios) {
     boolean withStock = ratios && impls.contains(PATCHED) && impls.contains(STOCK);
     boolean withAsync = ratios && impls.contains(PATCHED) && impls.contains(ASYNC);
     sb.append("| threads |");
@@ -288,7 +336,7 @@ public final class WalBenchReport extends HarnessTool {
       sb.append("| ").append(t).append(" |");
       for (String i : impls) {
         Medians m = med.get(i).get(t);
-        sb.append(' ').append(m == null ? "-" : grouped(f.applyAsDouble(m))).append(" |");
+        sb.append(' ').append(m == null ? "-" : cellText.apply(m)).append(" |");
       }
       if (withStock) {
         sb.append(' ').append(ratio(med.get(PATCHED).get(t), med.get(STOCK).get(t), f))

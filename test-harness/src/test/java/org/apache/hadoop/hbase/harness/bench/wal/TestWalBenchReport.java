@@ -61,15 +61,24 @@ public class TestWalBenchReport {
     List<String> lines = new ArrayList<>();
     lines.add(WalBenchReport.HEADER);
     for (int rep = 1; rep <= 3; rep++) {
-      // Medians: stock 1000/4000 ops, patched 1500/10000, asyncfs 2000/8000;
-      // p99 medians: stock 900/2000, patched 450/1000, asyncfs 600/4000.
+      // Medians: stock 1000/4000 ops, patched 1500/10000, asyncfs 2000/8000, each +-50;
+      // p99 medians: stock 900/2000, patched 450/1000, asyncfs 600/4000;
+      // CPU per edit (WAL + DataNodes): stock 40+60, patched 30+50, asyncfs 20+60.
+      // One measurement (stock-fshlog, 1 thread, rep 1) lasted less than 3 s.
       int d = rep - 2; // -1, 0, 1 around the median
-      lines.add(String.format("stock-fshlog,1,%d,%d,100,%d", rep, 1000 + 10 * d, 900 + d));
-      lines.add(String.format("patched-fshlog,1,%d,%d,90,%d", rep, 1500 + 10 * d, 450 + d));
-      lines.add(String.format("stock-asyncfs,1,%d,%d,80,%d", rep, 2000 + 10 * d, 600 + d));
-      lines.add(String.format("stock-fshlog,64,%d,%d,1000,%d", rep, 4000 + 10 * d, 2000 + d));
-      lines.add(String.format("patched-fshlog,64,%d,%d,900,%d", rep, 10000 + 10 * d, 1000 + d));
-      lines.add(String.format("stock-asyncfs,64,%d,%d,800,%d", rep, 8000 + 10 * d, 4000 + d));
+      String secs = rep == 1 ? "2.5" : "5.0";
+      lines.add(String.format("stock-fshlog,1,%d,%d,100,%d,%s,%d,60", rep, 1000 + 50 * d, 900 + d,
+        secs, 40 + d));
+      lines.add(String.format("patched-fshlog,1,%d,%d,90,%d,5.0,30,%d", rep, 1500 + 50 * d,
+        450 + d, 50 + d));
+      lines.add(String.format("stock-asyncfs,1,%d,%d,80,%d,5.0,20,60", rep, 2000 + 50 * d,
+        600 + d));
+      lines.add(String.format("stock-fshlog,64,%d,%d,1000,%d,5.0,40,60", rep, 4000 + 50 * d,
+        2000 + d));
+      lines.add(String.format("patched-fshlog,64,%d,%d,900,%d,5.0,30,50", rep, 10000 + 50 * d,
+        1000 + d));
+      lines.add(String.format("stock-asyncfs,64,%d,%d,800,%d,5.0,20,60", rep, 8000 + 50 * d,
+        4000 + d));
     }
     // Shuffled: the report must not depend on the order of the lines.
     List<String> body = new ArrayList<>(lines.subList(1, lines.size()));
@@ -94,14 +103,19 @@ public class TestWalBenchReport {
     assertTrue(md, md.startsWith("# T\n\na note\n\n"));
     assertTrue(md, md.contains("| threads | stock-fshlog | patched-fshlog | stock-asyncfs"
       + " | patched / stock-fshlog | patched / stock-asyncfs |\n"));
-    // Throughput.
-    assertTrue(md, md.contains("| 1 | 1,000 | 1,500 | 2,000 | 1.50x | 0.75x |\n"));
-    assertTrue(md, md.contains("| 64 | 4,000 | 10,000 | 8,000 | 2.50x | 1.25x |\n"));
+    // Throughput, with the spread: half the range over the repetitions, in percent.
+    assertTrue(md, md.contains("| 1 | 1,000 ±5% | 1,500 ±3% | 2,000 ±3% | 1.50x | 0.75x |\n"));
+    assertTrue(md, md.contains("| 64 | 4,000 ±1% | 10,000 ±1% | 8,000 ±1% | 2.50x | 1.25x |\n"));
     // p99.
     assertTrue(md, md.contains("| 1 | 900 | 450 | 600 | 0.50x | 0.75x |\n"));
     assertTrue(md, md.contains("| 64 | 2,000 | 1,000 | 4,000 | 0.50x | 0.25x |\n"));
     // p50: medians only.
     assertTrue(md, md.contains("| 64 | 1,000 | 900 | 800 |\n"));
+    // CPU per edit: the sum of the medians, the ratios of the sums.
+    assertTrue(md, md.contains("| 1 | 100 (40 + 60) | 80 (30 + 50) | 80 (20 + 60) | 0.80x"
+      + " | 1.00x |\n"));
+    assertTrue(md, md.contains("Shorter than 3 s, so noisier (give more --edits): stock-fshlog at"
+      + " 1 threads, rep 1: 2.5 s.\n"));
     assertTrue(md, md.contains("(3 here)"));
     assertTrue(md, !md.contains("Not every cell"));
   }
@@ -109,10 +123,12 @@ public class TestWalBenchReport {
   @Test
   public void testMissingRepetitionIsReported() throws Exception {
     Path csv = tmp.newFile("short.csv").toPath();
-    Files.write(csv, Arrays.asList(WalBenchReport.HEADER, "stock-fshlog,1,1,10,1,2",
-      "stock-fshlog,1,2,20,1,2", "patched-fshlog,1,1,30,1,2"), StandardCharsets.UTF_8);
+    Files.write(csv, Arrays.asList(WalBenchReport.HEADER, "stock-fshlog,1,1,10,1,2,5,1,1",
+      "stock-fshlog,1,2,20,1,2,5,1,1", "patched-fshlog,1,1,30,1,2,5,1,1"),
+      StandardCharsets.UTF_8);
     String md = WalBenchReport.summary(WalBenchReport.read(csv), "T", Collections.emptyList());
-    assertTrue(md, md.contains("| 1 | 15 | 30 | 2.00x |\n"));
+    assertTrue(md, md.contains("| 1 | 15 ±33% | 30 ±0% | 2.00x |\n"));
+    assertTrue(md, !md.contains("Shorter than"));
     assertTrue(md, md.contains("patched-fshlog at 1 threads: 1"));
   }
 
@@ -121,9 +137,12 @@ public class TestWalBenchReport {
     Path csv = tmp.newFile("bad.csv").toPath();
     Files.write(csv, Arrays.asList("impl,threads,rep,ops,p50,p99"), StandardCharsets.UTF_8);
     assertRefused(csv, "the first line must be");
-    Files.write(csv, Arrays.asList(WalBenchReport.HEADER, "stock-fshlog,1,1,10,1,2",
-      "stock-fshlog,x,1,10,1,2"), StandardCharsets.UTF_8);
+    Files.write(csv, Arrays.asList(WalBenchReport.HEADER, "stock-fshlog,1,1,10,1,2,5,1,1",
+      "stock-fshlog,x,1,10,1,2,5,1,1"), StandardCharsets.UTF_8);
     assertRefused(csv, "line 3");
+    Files.write(csv, Arrays.asList(WalBenchReport.HEADER, "stock-fshlog,1,1,10,1,2"),
+      StandardCharsets.UTF_8);
+    assertRefused(csv, "line 2");
     Files.write(csv, Arrays.asList(WalBenchReport.HEADER), StandardCharsets.UTF_8);
     assertRefused(csv, "no measurements");
   }

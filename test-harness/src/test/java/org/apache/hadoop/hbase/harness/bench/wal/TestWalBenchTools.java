@@ -114,9 +114,9 @@ public class TestWalBenchTools {
   public void testReportWritesSummaryAndChart() throws Exception {
     Path dir = tmp.getRoot().toPath();
     Path csv = dir.resolve("results.csv");
-    Files.write(csv, Arrays.asList(WalBenchReport.HEADER, "stock-fshlog,1,1,10,1,2",
-      "stock-fshlog,1,2,20,1,4", "patched-fshlog,1,1,30,1,2", "patched-fshlog,1,2,40,1,2"),
-      StandardCharsets.UTF_8);
+    Files.write(csv, Arrays.asList(WalBenchReport.HEADER, "stock-fshlog,1,1,10,1,2,5,1,1",
+      "stock-fshlog,1,2,20,1,4,5,1,1", "patched-fshlog,1,1,30,1,2,5,1,1",
+      "patched-fshlog,1,2,40,1,2,5,1,1"), StandardCharsets.UTF_8);
     ToolRun r = ToolRun.of(new WalBenchReport(), "--csv", csv.toString(), "--summary",
       dir.resolve("summary.md").toString(), "--chart", dir.resolve("chart.png").toString(),
       "--title", "T", "--note", "one", "--note", "two");
@@ -124,7 +124,7 @@ public class TestWalBenchTools {
     String md = new String(Files.readAllBytes(dir.resolve("summary.md")), StandardCharsets.UTF_8);
     assertTrue(md, md.startsWith("# T\n\none\n\ntwo\n\n"));
     // Medians of two repetitions: the mean of both.
-    assertTrue(md, md.contains("| 1 | 15 | 35 | 2.33x |\n"));
+    assertTrue(md, md.contains("| 1 | 15 ±33% | 35 ±14% | 2.33x |\n"));
     assertTrue(Files.size(dir.resolve("chart.png")) > 1000);
   }
 
