@@ -39,7 +39,7 @@ BENCH_WAL_DATANODES=3
 
 bench_wal_usage() {
   cat <<'USAGE'
-usage: scripts/harness bench wal [--threads LIST] [--reps N] [--edits N]
+usage: scripts/harness bench wal [--threads LIST] [--reps N] [--edits N] [--profile]
 
   --threads LIST  comma-separated writer thread counts, 1 to 100000 each
                   (default 1,2,4,8,16,64,256)
@@ -47,6 +47,8 @@ usage: scripts/harness bench wal [--threads LIST] [--reps N] [--edits N]
   --edits N       edits per measurement, split evenly across the threads (default: 10000
                   times the square root of the thread count, rounded up, so that every
                   measurement lasts several seconds on a small machine)
+  --profile       record every client JVM with Java Flight Recorder (raw/*.jfr) and
+                  write where its CPU samples fall (raw/*.profile.txt, and profile.md)
 
 Measures stock-fshlog, patched-fshlog and stock-asyncfs with HBase's
 WALPerformanceEvaluation on a MiniDFSCluster of 3 DataNodes (120-byte keys,
@@ -61,6 +63,7 @@ USAGE
 bench_wal() {
   local -a threads=()
   local reps=3 edits=0 timeout_s=${HARNESS_BENCH_TIMEOUT:-600} threads_arg=1,2,4,8,16,64,256 max_t=0 t
+  BENCH_WAL_PROFILE=0
   while [[ $# -gt 0 ]]; do
     case $1 in
       --threads | --reps | --edits)
@@ -71,6 +74,10 @@ bench_wal() {
           --edits) parse_count edits "bench wal: --edits" "$2" 1 1000000000 ;;
         esac
         shift 2
+        ;;
+      --profile)
+        BENCH_WAL_PROFILE=1
+        shift
         ;;
       -h | --help)
         bench_wal_usage
@@ -119,6 +126,7 @@ bench_wal() {
   bench_wal_stop_dfs
   rm -rf "$run/dfs"
   bench_wal_report "$reps" "$edits"
+  [[ $BENCH_WAL_PROFILE -eq 0 ]] || bench_wal_profile_report >"$run/profile.md"
   run_finish
   cat "$run/summary.md"
   echo
@@ -149,6 +157,55 @@ bench_wal_cpu_ticks() {
   # The command name (field 2) may hold spaces: count fields after its ')'.
   stat=${stat##*) }
   awk '{ print $12 + $13 }' <<<"$stat"
+}
+
+# bench_wal_profile_summary TITLE: reads the output of 'jfr print --events
+# jdk.ExecutionSample --stack-depth 1' on stdin and prints where the samples
+# fall: per thread (digits folded, so that WALPE's writer threads are one
+# line) and per top frame (the method running, line numbers dropped), the
+# 25 largest of each, in percent of all samples.
+bench_wal_profile_summary() {
+  awk -v title="$1" '
+    function fold(name) { gsub(/[0-9]+/, "N", name); return name }
+    /^jdk\.ExecutionSample/ { thread = ""; want = 0 }
+    /^[[:space:]]*sampledThread = / {
+      thread = $0
+      sub(/^[[:space:]]*sampledThread = "/, "", thread)
+      sub(/" \(javaThreadId.*$/, "", thread)
+      sub(/"$/, "", thread)
+    }
+    /^[[:space:]]*stackTrace = \[/ { want = 1; next }
+    want == 1 {
+      frame = $0
+      sub(/^[[:space:]]+/, "", frame)
+      sub(/[[:space:]]+line:.*$/, "", frame)
+      total++
+      threads[fold(thread)]++
+      frames[frame]++
+      want = 0
+    }
+    END {
+      if (total == 0) { print "no CPU samples" > "/dev/stderr"; exit 1 }
+      printf "# %s: %d CPU samples\n\n## by thread\n\n", title, total
+      for (k in threads) printf "%6.1f%%  %s\n", 100 * threads[k] / total, k | "sort -rn | head -n 25"
+      close("sort -rn | head -n 25")
+      printf "\n## by method running (self time)\n\n"
+      for (k in frames) printf "%6.1f%%  %s\n", 100 * frames[k] / total, k | "sort -rn | head -n 25"
+      close("sort -rn | head -n 25")
+    }'
+}
+
+# bench_wal_profile_report: profile.md, every measurement's profile, in run
+# order.
+bench_wal_profile_report() {
+  local f
+  printf '# Where the CPU samples of each client JVM fall\n\n'
+  printf 'Java Flight Recorder (settings=profile) on every client JVM of the run; samples of threads running Java code, top frame only. The recordings are raw/*.jfr.\n\n'
+  for f in "$RUN_DIR"/raw/*.profile.txt; do
+    [[ -e $f ]] || continue
+    sed -e 's/^# /## /' -e 's/^## by/### by/' "$f"
+    printf '\n'
+  done
 }
 
 # bench_wal_prepare: the classpaths of the two builds (the patched one is
@@ -245,9 +302,11 @@ bench_wal_measure() {
   esac
   raw=$run/raw/$(printf '%0*d' "${#total}" "$n")-rep$rep-t$t-$impl.log
   local uri dfs_before dfs_after
+  local -a jfr=()
   uri=$(cat "$run/dfs.uri")
+  [[ $BENCH_WAL_PROFILE -eq 0 ]] || jfr=("-XX:StartFlightRecording=filename=${raw%.log}.jfr,settings=profile,dumponexit=true")
   dfs_before=$(bench_wal_cpu_ticks "$BENCH_WAL_DFS_PID") || run_fail "bench wal: the MiniDFSCluster died (see $run/logs/dfs.log)"
-  (cd "$run" && exec "$JAVA_HOME/bin/java" "${BENCH_WAL_JVM[@]}" \
+  (cd "$run" && exec "$JAVA_HOME/bin/java" "${BENCH_WAL_JVM[@]}" "${jfr[@]}" \
     -Dlog4j2.configurationFile="$run/conf/log4j2-client.properties" \
     -cp "$BENCH_WAL_CLASSES:$cp" "$BENCH_WAL_PKG.WalBenchClient" \
     --expect-jar "hbase-server-$version" --expect-edits $((iters * t)) \
@@ -282,6 +341,12 @@ bench_wal_measure() {
     'BEGIN { printf "%.1f", d / hz * 1000000 / n }')
   printf '%s,%s,%s,%.1f,%s,%s,%s,%s,%s\n' "$impl" "$t" "$rep" "$ops" "$p50" "$p99" "$secs" "$wal_cpu" "$dfs_cpu" \
     >>"$run/results.csv.partial"
+  if [[ $BENCH_WAL_PROFILE -eq 1 ]]; then
+    [[ -s ${raw%.log}.jfr ]] || run_fail "bench wal: no flight recording from $impl with $t threads (rep $rep); see $raw"
+    "$JAVA_HOME/bin/jfr" print --events jdk.ExecutionSample --stack-depth 1 "${raw%.log}.jfr" |
+      bench_wal_profile_summary "$impl, $t threads, rep $rep" >"${raw%.log}.profile.txt" ||
+      run_fail "bench wal: could not read the flight recording ${raw%.log}.jfr"
+  fi
   printf '[%*d/%d] rep %d  threads %4d  %-15s %9s ops/s  p99 %7s us  cpu %5s + %5s us/edit  %5ss\n' \
     "${#total}" "$n" "$total" "$rep" "$t" "$impl" "$(bench_wal_grouped "$ops")" "$(bench_wal_grouped "$p99")" \
     "$wal_cpu" "$dfs_cpu" "$secs" >&2

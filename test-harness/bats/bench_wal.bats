@@ -173,3 +173,31 @@ load_lib() {
   BENCH_WAL_PROC="$BATS_TEST_TMPDIR/proc" run bench_wal_cpu_ticks 42
   [ "$output" = "1000" ]
 }
+
+@test "bench wal: a flight recording's CPU samples are summed per thread and per method" {
+  load_lib
+  local f="$BATS_TEST_TMPDIR/samples.txt" out
+  sample() {
+    printf 'jdk.ExecutionSample {\n  startTime = 23:49:13.375\n  sampledThread = "%s" (javaThreadId = 7)\n' "$1"
+    printf '  state = "STATE_RUNNABLE"\n  stackTrace = [\n    %s line: 12\n    ...\n  ]\n}\n\n' "$2"
+  }
+  {
+    sample "t1-writer" "a.B.c(int)"
+    sample "t22-writer" "a.B.c(int)"
+    sample "main.wal-writer" "a.D.e()"
+    sample "t3-writer" "a.D.e()"
+  } >"$f"
+  out=$(bench_wal_profile_summary "T" <"$f")
+  [[ $out == "# T: 4 CPU samples"* ]]
+  grep -qx '  75.0%  tN-writer' <<<"$out"
+  grep -qx '  25.0%  main.wal-writer' <<<"$out"
+  grep -qx '  50.0%  a.B.c(int)' <<<"$out"
+  grep -qx '  50.0%  a.D.e()' <<<"$out"
+  run bench_wal_profile_summary "T" </dev/null
+  [ "$status" -ne 0 ]
+}
+
+@test "bench wal: --profile takes no value" {
+  run "$HARNESS" bench wal --profile 3
+  refused "unknown option '3'"
+}
