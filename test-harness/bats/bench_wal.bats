@@ -114,7 +114,7 @@ refused() {
 @test "bench wal: --help prints its usage" {
   run "$HARNESS" bench wal --help
   [ "$status" -eq 0 ]
-  [[ ${lines[0]} == "usage: scripts/harness bench wal [--threads LIST] [--reps N] [--edits N]" ]]
+  [[ ${lines[0]} == "usage: scripts/harness bench wal [--threads LIST] [--reps N] [--edits N] [--profile]" ]]
   [ ! -e "$HARNESS_WORK/bench" ]
 }
 
