@@ -36,6 +36,22 @@ generated_classes() {
   esac
 }
 
+# module_resources MODULE: the <resource> elements of MODULE's project.
+# hbase-common's hbase-default.xml is filtered: upstream's build writes the
+# version into its hbase.defaults.for.version (@@@VERSION@@@), and
+# HBaseConfiguration refuses a file whose version is not the one of the
+# Version class (which, like the rest of the generated classes, comes from
+# the released jar: hence the stock version).
+module_resources() {
+  local dir='${harness.tree}/src/main/resources'
+  if [[ $1 == hbase-common ]]; then
+    printf '<resource><directory>%s</directory><filtering>true</filtering><includes><include>hbase-default.xml</include></includes></resource>' "$dir"
+    printf '<resource><directory>%s</directory><excludes><exclude>hbase-default.xml</exclude></excludes></resource>' "$dir"
+  else
+    printf '<resource><directory>%s</directory></resource>' "$dir"
+  fi
+}
+
 # The JVM options HBase's tests need on JDK 17.
 SUREFIRE_ARGLINE="-Xmx3g -XX:+HeapDumpOnOutOfMemoryError -Dio.netty.eventLoopThreads=3 ${JVM_FLAGS[*]}"
 
@@ -64,6 +80,7 @@ write_module_pom() {
     <hbase.release>$(hbase_version)</hbase.release>
     <hadoop.version>$hadoop</hadoop.version>
     <harness.tree>$tdir/$module</harness.tree>
+    <VERSION>$stock</VERSION>
   </properties>
   <dependencies>
     <!-- The released module's own dependency list, as its published pom has it, so that the
@@ -74,7 +91,7 @@ $(cat "$HARNESS_ROOT/scripts/conf/test-dependencies.xml")
   <build>
     <sourceDirectory>\${harness.tree}/src/main/java</sourceDirectory>
     <testSourceDirectory>\${harness.tree}/src/test/java</testSourceDirectory>
-    <resources><resource><directory>\${harness.tree}/src/main/resources</directory></resource></resources>
+    <resources>$(module_resources "$module")</resources>
     <testResources><testResource><directory>\${harness.tree}/src/test/resources</directory></testResource></testResources>
     <plugins>
       <plugin>
@@ -94,6 +111,9 @@ $(cat "$HARNESS_ROOT/scripts/conf/test-dependencies.xml")
       </plugin>
       <plugin>
         <groupId>org.apache.maven.plugins</groupId><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version>
+        <!-- Only @@@NAME@@@ tokens are filtered, as upstream's build replaces @@@VERSION@@@: the
+             \${...} in hbase-default.xml are HBase's own, resolved when the file is read. -->
+        <configuration><useDefaultDelimiters>false</useDefaultDelimiters><delimiters><delimiter>@@@</delimiter></delimiters></configuration>
       </plugin>
       <plugin>
         <groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.13.0</version>
