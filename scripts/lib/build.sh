@@ -43,6 +43,8 @@ generated_classes() {
 # Version class (which, like the rest of the generated classes, comes from
 # the released jar: hence the stock version).
 module_resources() {
+  # A Maven property, expanded by Maven, not by the shell.
+  # shellcheck disable=SC2016
   local dir='${harness.tree}/src/main/resources'
   if [[ $1 == hbase-common ]]; then
     printf '<resource><directory>%s</directory><filtering>true</filtering><includes><include>hbase-default.xml</include></includes></resource>' "$dir"
