@@ -53,8 +53,8 @@ usage: scripts/harness bench wal [--threads LIST] [--reps N] [--edits N] [--prof
 Measures stock-fshlog, patched-fshlog and stock-asyncfs with HBase's
 WALPerformanceEvaluation on a MiniDFSCluster of 3 DataNodes (120-byte keys,
 1024-byte values, one sync per edit): throughput with its spread over the
-repetitions, p50 and p99 latency, and CPU time per edit of the WAL's JVM and of
-the DataNodes' JVM. Writes results.csv, summary.md, chart.png and the raw
+repetitions, p50 and p99 latency, CPU time per edit of the WAL's JVM and of
+the DataNodes' JVM, and edits per filesystem sync. Writes results.csv, summary.md, chart.png and the raw
 output of every run under work/bench/wal/<timestamp>/.
 Environment: HARNESS_BENCH_TIMEOUT (seconds one measurement may take, default 600).
 USAGE
@@ -107,7 +107,7 @@ bench_wal() {
   bench_wal_run_txt "$reps" "$edits" "${threads[@]}" >"$run/run.txt"
   info "bench wal: $total measurements (${#threads[@]} thread counts x ${#BENCH_WAL_IMPLS[@]} implementations x $reps reps) on $(cat "$run/dfs.uri")"
   info "bench wal: results in $run"
-  printf 'impl,threads,rep,ops_per_sec,p50_us,p99_us,seconds,wal_cpu_us_per_edit,dfs_cpu_us_per_edit\n' \
+  printf 'impl,threads,rep,ops_per_sec,p50_us,p99_us,seconds,wal_cpu_us_per_edit,dfs_cpu_us_per_edit,edits_per_sync\n' \
     >"$run/results.csv.partial"
   local rep k n=0
   for ((rep = 1; rep <= reps; rep++)); do
@@ -326,7 +326,7 @@ bench_wal_measure() {
   fi
   dfs_after=$(bench_wal_cpu_ticks "$BENCH_WAL_DFS_PID") || run_fail "bench wal: the MiniDFSCluster died (see $run/logs/dfs.log)"
   # WALPE's own throughput line, and the client's latency and CPU line.
-  local summary_line result ops p50 p99 secs cpu_ms edits=$((iters * t)) wal_cpu dfs_cpu
+  local summary_line result ops p50 p99 secs cpu_ms syncs edits=$((iters * t)) wal_cpu dfs_cpu per_sync
   summary_line=$(grep -m1 -E "Summary: threads=$t, iterations=$iters, .* took [0-9.]+s [0-9.]+ops/s" "$raw" || true)
   result=$(grep -m1 -E '^harness-wal-result ' "$raw" || true)
   [[ -n $summary_line && -n $result ]] || run_fail "bench wal: no result from $impl with $t threads (rep $rep); see $raw"
@@ -336,10 +336,14 @@ bench_wal_measure() {
   p99=$(sed -E 's/.* p99_us=([0-9.]+).*/\1/' <<<"$result")
   [[ $result =~ \ cpu_ms=([0-9.]+) ]] || run_fail "bench wal: no CPU time from $impl with $t threads (rep $rep); see $raw"
   cpu_ms=${BASH_REMATCH[1]}
+  [[ $result =~ \ syncs=([0-9]+) ]] && [[ ${BASH_REMATCH[1]} -gt 0 ]] ||
+    run_fail "bench wal: no count of filesystem syncs from $impl with $t threads (rep $rep); see $raw"
+  syncs=${BASH_REMATCH[1]}
+  per_sync=$(awk -v s="$syncs" -v n="$edits" 'BEGIN { printf "%.2f", n / s }')
   wal_cpu=$(awk -v ms="$cpu_ms" -v n="$edits" 'BEGIN { printf "%.1f", ms * 1000 / n }')
   dfs_cpu=$(awk -v d=$((dfs_after - dfs_before)) -v hz="$BENCH_WAL_CLK_TCK" -v n="$edits" \
     'BEGIN { printf "%.1f", d / hz * 1000000 / n }')
-  printf '%s,%s,%s,%.1f,%s,%s,%s,%s,%s\n' "$impl" "$t" "$rep" "$ops" "$p50" "$p99" "$secs" "$wal_cpu" "$dfs_cpu" \
+  printf '%s,%s,%s,%.1f,%s,%s,%s,%s,%s,%s\n' "$impl" "$t" "$rep" "$ops" "$p50" "$p99" "$secs" "$wal_cpu" "$dfs_cpu" "$per_sync" \
     >>"$run/results.csv.partial"
   if [[ $BENCH_WAL_PROFILE -eq 1 ]]; then
     [[ -s ${raw%.log}.jfr ]] || run_fail "bench wal: no flight recording from $impl with $t threads (rep $rep); see $raw"
@@ -347,9 +351,9 @@ bench_wal_measure() {
       bench_wal_profile_summary "$impl, $t threads, rep $rep" >"${raw%.log}.profile.txt" ||
       run_fail "bench wal: could not read the flight recording ${raw%.log}.jfr"
   fi
-  printf '[%*d/%d] rep %d  threads %4d  %-15s %9s ops/s  p99 %7s us  cpu %5s + %5s us/edit  %5ss\n' \
+  printf '[%*d/%d] rep %d  threads %4d  %-15s %9s ops/s  p99 %7s us  cpu %5s + %5s us/edit  %6s edits/sync  %5ss\n' \
     "${#total}" "$n" "$total" "$rep" "$t" "$impl" "$(bench_wal_grouped "$ops")" "$(bench_wal_grouped "$p99")" \
-    "$wal_cpu" "$dfs_cpu" "$secs" >&2
+    "$wal_cpu" "$dfs_cpu" "$per_sync" "$secs" >&2
 }
 
 # bench_wal_report REPS EDITS: summary.md and chart.png from the results,

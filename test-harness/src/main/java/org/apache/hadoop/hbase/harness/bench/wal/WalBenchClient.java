@@ -18,6 +18,7 @@
 package org.apache.hadoop.hbase.harness.bench.wal;
 
 import com.codahale.metrics.Histogram;
+import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Snapshot;
 import java.io.PrintStream;
@@ -76,7 +77,9 @@ import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
  * just after WALPE's run, so JVM start and class loading before it are left out.
  *
  * <p>Output on stdout: {@code harness-wal-result edits=N p50_us=A p99_us=B max_us=C mean_us=D
- * cpu_ms=E latency_source=hdr|walpe-sampled}. Errors are one {@code harness-wal: ERROR:} line on stderr.
+ * cpu_ms=E syncs=S latency_source=hdr|walpe-sampled}, where S is the count of WALPE's
+ * {@code syncMeter}: the WAL's postSync calls, one per filesystem sync the WAL issued. Errors are
+ * one {@code harness-wal: ERROR:} line on stderr.
  * Exit status: 0 on success, 1 when WALPE or a check fails, 2 on a bad command line, 3 on
  * timeout, 4 when the parent is gone.
  */
@@ -158,10 +161,10 @@ public final class WalBenchClient extends HarnessTool {
     }
     Snapshot s = h.getSnapshot();
     System.out.println(String.format(Locale.ROOT,
-      "%s edits=%d p50_us=%.1f p99_us=%.1f max_us=%.1f mean_us=%.1f cpu_ms=%.1f"
+      "%s edits=%d p50_us=%.1f p99_us=%.1f max_us=%.1f mean_us=%.1f cpu_ms=%.1f syncs=%d"
         + " latency_source=%s",
       RESULT_PREFIX, count, s.getMedian() / 1e3, s.get99thPercentile() / 1e3, s.getMax() / 1e3,
-      s.getMean() / 1e3, cpuNanos / 1e6, source));
+      s.getMean() / 1e3, cpuNanos / 1e6, syncCount(walpe), source));
     // WALPE leaves daemon and non-daemon threads (the log roller, DFS client threads) behind:
     // launch() ends the JVM.
     return EXIT_SUCCESS;
@@ -230,6 +233,20 @@ public final class WalBenchClient extends HarnessTool {
     Field f = WALPerformanceEvaluation.class.getDeclaredField("latencyHistogram");
     f.setAccessible(true);
     return (Histogram) f.get(walpe);
+  }
+
+  /**
+   * The count of WALPE's {@code syncMeter}, which its WALActionsListener marks on every postSync:
+   * the filesystem syncs the WAL issued during the run.
+   */
+  static long syncCount(WALPerformanceEvaluation walpe) throws ToolException {
+    try {
+      Field f = WALPerformanceEvaluation.class.getDeclaredField("syncMeter");
+      f.setAccessible(true);
+      return ((Meter) f.get(walpe)).getCount();
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      throw new ToolException("cannot read WALPE's syncMeter: " + e);
+    }
   }
 
   /** Ends the JVM on timeout (a thread dump first) or when the parent is gone. */

@@ -84,7 +84,7 @@ import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
 public final class WalBenchReport extends HarnessTool {
   /** The header line of results.csv, exactly. */
   public static final String HEADER = "impl,threads,rep,ops_per_sec,p50_us,p99_us,seconds,"
-    + "wal_cpu_us_per_edit,dfs_cpu_us_per_edit";
+    + "wal_cpu_us_per_edit,dfs_cpu_us_per_edit,edits_per_sync";
   /** A measurement shorter than this many seconds is named in the summary. */
   static final double SHORT_SECONDS = 3.0;
   static final String STOCK = "stock-fshlog";
@@ -107,9 +107,10 @@ public final class WalBenchReport extends HarnessTool {
     final double seconds;
     final double walCpuUs;
     final double dfsCpuUs;
+    final double editsPerSync;
 
     Row(String impl, int threads, int rep, double opsPerSec, double p50Us, double p99Us,
-      double seconds, double walCpuUs, double dfsCpuUs) {
+      double seconds, double walCpuUs, double dfsCpuUs, double editsPerSync) {
       this.impl = impl;
       this.threads = threads;
       this.rep = rep;
@@ -119,6 +120,7 @@ public final class WalBenchReport extends HarnessTool {
       this.seconds = seconds;
       this.walCpuUs = walCpuUs;
       this.dfsCpuUs = dfsCpuUs;
+      this.editsPerSync = editsPerSync;
     }
   }
 
@@ -129,6 +131,7 @@ public final class WalBenchReport extends HarnessTool {
     final double p99Us;
     final double walCpuUs;
     final double dfsCpuUs;
+    final double editsPerSync;
     /** Half the range of the throughput over the repetitions, in percent of its median. */
     final double opsSpreadPct;
     final int reps;
@@ -139,6 +142,7 @@ public final class WalBenchReport extends HarnessTool {
       this.p99Us = median(cell, r -> r.p99Us);
       this.walCpuUs = median(cell, r -> r.walCpuUs);
       this.dfsCpuUs = median(cell, r -> r.dfsCpuUs);
+      this.editsPerSync = median(cell, r -> r.editsPerSync);
       double min = cell.stream().mapToDouble(r -> r.opsPerSec).min().getAsDouble();
       double max = cell.stream().mapToDouble(r -> r.opsPerSec).max().getAsDouble();
       this.opsSpreadPct = opsPerSec == 0 ? 0 : (max - min) / 2 / opsPerSec * 100;
@@ -210,7 +214,8 @@ public final class WalBenchReport extends HarnessTool {
       }
       return new Row(f[0], Integer.parseInt(f[1]), Integer.parseInt(f[2]),
         Double.parseDouble(f[3]), Double.parseDouble(f[4]), Double.parseDouble(f[5]),
-        Double.parseDouble(f[6]), Double.parseDouble(f[7]), Double.parseDouble(f[8]));
+        Double.parseDouble(f[6]), Double.parseDouble(f[7]), Double.parseDouble(f[8]),
+        Double.parseDouble(f[9]));
     });
     if (rows.isEmpty()) {
       throw new IllegalArgumentException(csv + ": no measurements");
@@ -284,6 +289,11 @@ public final class WalBenchReport extends HarnessTool {
       + " sums.\n\n");
     table(sb, med, impls, threads, Medians::cpuUs, m -> String.format(Locale.ROOT,
       "%.0f (%.0f + %.0f)", m.cpuUs(), m.walCpuUs, m.dfsCpuUs), true);
+    sb.append("\n## Edits per filesystem sync\n\n");
+    sb.append("The edits over the syncs the WAL issued (WALPE's syncMeter, marked on every"
+      + " postSync): how many edits one hflush or hsync carries.\n\n");
+    table(sb, med, impls, threads, m -> m.editsPerSync,
+      m -> String.format(Locale.ROOT, "%.1f", m.editsPerSync), false);
 
     List<String> brief = new ArrayList<>();
     rows.stream().filter(r -> r.seconds < SHORT_SECONDS)

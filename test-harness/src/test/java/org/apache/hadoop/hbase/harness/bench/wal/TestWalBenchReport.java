@@ -23,7 +23,9 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import com.codahale.metrics.Histogram;
+import com.codahale.metrics.Meter;
 import com.codahale.metrics.Snapshot;
+import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,20 +66,21 @@ public class TestWalBenchReport {
       // Medians: stock 1000/4000 ops, patched 1500/10000, asyncfs 2000/8000, each +-50;
       // p99 medians: stock 900/2000, patched 450/1000, asyncfs 600/4000;
       // CPU per edit (WAL + DataNodes): stock 40+60, patched 30+50, asyncfs 20+60.
+      // Edits per sync medians: stock 1.5/12, patched 1.2/7.5, asyncfs 2/20.
       // One measurement (stock-fshlog, 1 thread, rep 1) lasted less than 3 s.
       int d = rep - 2; // -1, 0, 1 around the median
       String secs = rep == 1 ? "2.5" : "5.0";
-      lines.add(String.format("stock-fshlog,1,%d,%d,100,%d,%s,%d,60", rep, 1000 + 50 * d, 900 + d,
-        secs, 40 + d));
-      lines.add(String.format("patched-fshlog,1,%d,%d,90,%d,5.0,30,%d", rep, 1500 + 50 * d,
+      lines.add(String.format("stock-fshlog,1,%d,%d,100,%d,%s,%d,60,1.%d", rep, 1000 + 50 * d,
+        900 + d, secs, 40 + d, 5 + d));
+      lines.add(String.format("patched-fshlog,1,%d,%d,90,%d,5.0,30,%d,1.2", rep, 1500 + 50 * d,
         450 + d, 50 + d));
-      lines.add(String.format("stock-asyncfs,1,%d,%d,80,%d,5.0,20,60", rep, 2000 + 50 * d,
+      lines.add(String.format("stock-asyncfs,1,%d,%d,80,%d,5.0,20,60,2", rep, 2000 + 50 * d,
         600 + d));
-      lines.add(String.format("stock-fshlog,64,%d,%d,1000,%d,5.0,40,60", rep, 4000 + 50 * d,
-        2000 + d));
-      lines.add(String.format("patched-fshlog,64,%d,%d,900,%d,5.0,30,50", rep, 10000 + 50 * d,
-        1000 + d));
-      lines.add(String.format("stock-asyncfs,64,%d,%d,800,%d,5.0,20,60", rep, 8000 + 50 * d,
+      lines.add(String.format("stock-fshlog,64,%d,%d,1000,%d,5.0,40,60,%d", rep, 4000 + 50 * d,
+        2000 + d, 12 + d));
+      lines.add(String.format("patched-fshlog,64,%d,%d,900,%d,5.0,30,50,7.5", rep,
+        10000 + 50 * d, 1000 + d));
+      lines.add(String.format("stock-asyncfs,64,%d,%d,800,%d,5.0,20,60,20", rep, 8000 + 50 * d,
         4000 + d));
     }
     // Shuffled: the report must not depend on the order of the lines.
@@ -114,6 +117,9 @@ public class TestWalBenchReport {
     // CPU per edit: the sum of the medians, the ratios of the sums.
     assertTrue(md, md.contains("| 1 | 100 (40 + 60) | 80 (30 + 50) | 80 (20 + 60) | 0.80x"
       + " | 1.00x |\n"));
+    // Edits per sync: medians only.
+    assertTrue(md, md.contains("| 1 | 1.5 | 1.2 | 2.0 |\n"));
+    assertTrue(md, md.contains("| 64 | 12.0 | 7.5 | 20.0 |\n"));
     assertTrue(md, md.contains("Shorter than 3 s, so noisier (give more --edits): stock-fshlog at"
       + " 1 threads, rep 1: 2.5 s.\n"));
     assertTrue(md, md.contains("(3 here)"));
@@ -123,8 +129,8 @@ public class TestWalBenchReport {
   @Test
   public void testMissingRepetitionIsReported() throws Exception {
     Path csv = tmp.newFile("short.csv").toPath();
-    Files.write(csv, Arrays.asList(WalBenchReport.HEADER, "stock-fshlog,1,1,10,1,2,5,1,1",
-      "stock-fshlog,1,2,20,1,2,5,1,1", "patched-fshlog,1,1,30,1,2,5,1,1"),
+    Files.write(csv, Arrays.asList(WalBenchReport.HEADER, "stock-fshlog,1,1,10,1,2,5,1,1,1",
+      "stock-fshlog,1,2,20,1,2,5,1,1,1", "patched-fshlog,1,1,30,1,2,5,1,1,1"),
       StandardCharsets.UTF_8);
     String md = WalBenchReport.summary(WalBenchReport.read(csv), "T", Collections.emptyList());
     assertTrue(md, md.contains("| 1 | 15 ±33% | 30 ±0% | 2.00x |\n"));
@@ -137,8 +143,8 @@ public class TestWalBenchReport {
     Path csv = tmp.newFile("bad.csv").toPath();
     Files.write(csv, Arrays.asList("impl,threads,rep,ops,p50,p99"), StandardCharsets.UTF_8);
     assertRefused(csv, "the first line must be");
-    Files.write(csv, Arrays.asList(WalBenchReport.HEADER, "stock-fshlog,1,1,10,1,2,5,1,1",
-      "stock-fshlog,x,1,10,1,2,5,1,1"), StandardCharsets.UTF_8);
+    Files.write(csv, Arrays.asList(WalBenchReport.HEADER, "stock-fshlog,1,1,10,1,2,5,1,1,1",
+      "stock-fshlog,x,1,10,1,2,5,1,1,1"), StandardCharsets.UTF_8);
     assertRefused(csv, "line 3");
     Files.write(csv, Arrays.asList(WalBenchReport.HEADER, "stock-fshlog,1,1,10,1,2"),
       StandardCharsets.UTF_8);
@@ -196,5 +202,16 @@ public class TestWalBenchReport {
     WALPerformanceEvaluation walpe = new WALPerformanceEvaluation();
     assertTrue("WALPerformanceEvaluation has no writable latencyHistogram field any more",
       WalBenchClient.installReservoir(walpe, new HdrReservoir()));
+  }
+
+  @Test
+  public void testWalpeSyncMeterCanBeRead() throws Exception {
+    WALPerformanceEvaluation walpe = new WALPerformanceEvaluation();
+    assertEquals(0, WalBenchClient.syncCount(walpe));
+    // The meter WALPE's WALActionsListener marks on every postSync.
+    Field f = WALPerformanceEvaluation.class.getDeclaredField("syncMeter");
+    f.setAccessible(true);
+    ((Meter) f.get(walpe)).mark(3);
+    assertEquals(3, WalBenchClient.syncCount(walpe));
   }
 }

@@ -114,9 +114,9 @@ public class TestWalBenchTools {
   public void testReportWritesSummaryAndChart() throws Exception {
     Path dir = tmp.getRoot().toPath();
     Path csv = dir.resolve("results.csv");
-    Files.write(csv, Arrays.asList(WalBenchReport.HEADER, "stock-fshlog,1,1,10,1,2,5,1,1",
-      "stock-fshlog,1,2,20,1,4,5,1,1", "patched-fshlog,1,1,30,1,2,5,1,1",
-      "patched-fshlog,1,2,40,1,2,5,1,1"), StandardCharsets.UTF_8);
+    Files.write(csv, Arrays.asList(WalBenchReport.HEADER, "stock-fshlog,1,1,10,1,2,5,1,1,1",
+      "stock-fshlog,1,2,20,1,4,5,1,1,1", "patched-fshlog,1,1,30,1,2,5,1,1,1",
+      "patched-fshlog,1,2,40,1,2,5,1,1,1"), StandardCharsets.UTF_8);
     ToolRun r = ToolRun.of(new WalBenchReport(), "--csv", csv.toString(), "--summary",
       dir.resolve("summary.md").toString(), "--chart", dir.resolve("chart.png").toString(),
       "--title", "T", "--note", "one", "--note", "two");
