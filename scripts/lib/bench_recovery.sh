@@ -28,6 +28,10 @@
 # Global it owns, for one run: BENCH_RECOVERY_FAILURES (measurements that
 # lost a row).
 
+# The per-step breakdown's columns of results.csv, as RecoveryTimeline prints
+# them (its FIELDS).
+BENCH_RECOVERY_STEPS=serving_s,scan_s,scp_s,split_s,lease_s,split_end_s,opened_s,open_s,rebuild_s,flush_s,seen_s
+
 bench_recovery_usage() {
   cat <<'USAGE'
 usage: scripts/harness bench recovery [--sizes 128m,1g] [--modes pmem,wal]
@@ -37,7 +41,9 @@ For each size (memstore data of the table, all on rs1): load it, kill -9
 rs1, restart it, and time until every region serves a get.
   pmem  the persistent-memory option on, SKIP_WAL puts: memstore rebuilt
   wal   the option off, SYNC_WAL puts: WAL split and replay
-Results in work/bench/recovery/STAMP (results.csv, summary.md).
+Results in work/bench/recovery/STAMP (results.csv, summary.md): the time
+until every region serves, and where it went, step by step, from the logs
+of the master and the RegionServers (RecoveryTimeline).
 USAGE
 }
 
@@ -88,8 +94,8 @@ bench_recovery() {
   local pmem_size=$((max_b * 2 + (1 << 30)))
   bench_recovery_run_txt o "${server[*]}" "$pmem_size" >"$RUN_DIR/run.txt"
   info "bench recovery: run folder $RUN_DIR"
-  printf 'mode,size,rep,rows,memstore_mb,storefile_mb,load_s,rs_up_s,online_s,sampled,lost\n' \
-    >"$RUN_DIR/results.csv.partial"
+  printf 'mode,size,rep,rows,memstore_mb,storefile_mb,load_s,rs_up_s,online_s,sampled,lost,%s\n' \
+    "$BENCH_RECOVERY_STEPS" >"$RUN_DIR/results.csv.partial"
   export HARNESS_CLUSTER_RS_HEAP=${o[rs_heap]}
   BENCH_RECOVERY_FAILURES=0
   local i rep mode
@@ -195,8 +201,18 @@ bench_recovery_measure() {
   off=$(awk -v p=",$port1," 'index($2, p) == 0' "$RUN_DIR/layout-$tag.txt" | wc -l)
   [[ $off -eq 0 ]] || run_fail "$what $off regions of the table are not on rs1 before the kill"
   info "$what $((mem_b >> 20)) MiB in the memstore of rs1; kill -9 rs1, restart"
+  # Where each log stands at the kill: the breakdown reads what follows.
+  local -a logs_at=() role
+  for role in master rs1 rs2; do
+    logs_at+=("$(role_log "$role")@$(stat -c %s "$(role_log "$role")" 2>/dev/null || echo 0)")
+  done
   crash_kill_restart "$tag" rs1
   info "$what every region serves $(crash_secs "$CRASH_ONLINE_MS") s after the restart began (rs1 up after $(crash_secs "$CRASH_UP_MS") s)"
+  local steps
+  bench_recovery_timeline "$tag" "${logs_at[@]}"
+  steps=$(sed -n 's/^harness-recovery timeline //p' "$RUN_DIR/timeline-$tag.txt")
+  bench_recovery_steps_check "$steps"
+  info "$what $(bench_recovery_steps_line "$steps")"
   local lost
   crash_tool verify --ledger "$RUN_DIR/acked-$tag.txt" --value-size "${brm_o[value_size]}" --sample 10000 \
     --missing "$RUN_DIR/lost-$tag.txt" || [[ $? -eq 3 ]] # 3: rows are lost, which the fields count
@@ -205,8 +221,59 @@ bench_recovery_measure() {
     BENCH_RECOVERY_FAILURES=$((BENCH_RECOVERY_FAILURES + 1))
     info "$what $lost of $(crash_field checked) sampled acknowledged rows are lost or wrong"
   fi
-  printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "$mode" "$label" "$rep" "$rows" "$((mem_b >> 20))" \
+  printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "$mode" "$label" "$rep" "$rows" "$((mem_b >> 20))" \
     "$((file_b >> 20))" "$load_s" "$(crash_secs "$CRASH_UP_MS")" "$(crash_secs "$CRASH_ONLINE_MS")" \
-    "$(crash_field checked)" "$lost" >>"$RUN_DIR/results.csv.partial"
+    "$(crash_field checked)" "$lost" "$(bench_recovery_steps_csv "$steps")" >>"$RUN_DIR/results.csv.partial"
   crash_tool drop
+}
+
+# bench_recovery_timeline TAG MASTER_LOG@OFF RS1_LOG@OFF RS2_LOG@OFF: the
+# breakdown of the last restart (RecoveryTimeline) into timeline-TAG.txt. A
+# log that lacks a step fails the run. Runs in the caller's shell, so that a
+# failure's reason reaches INCOMPLETE.
+bench_recovery_timeline() {
+  "$JAVA_HOME/bin/java" "${JVM_FLAGS[@]}" -cp "$CRASH_CP" org.apache.hadoop.hbase.harness.bench.recovery.RecoveryTimeline \
+    --restart-ms "$CRASH_GO_MS" --online-ms "$CRASH_ONLINE_MS" --regions "$RUN_DIR/layout-$1.txt" \
+    --master "$2" --restarted "$3" --other "$4" >"$RUN_DIR/timeline-$1.txt" 2>>"$RUN_DIR/logs/report.log" ||
+    run_fail "bench recovery: the breakdown of $1 failed: $(sed -n 's/^harness: error: //p' "$RUN_DIR/logs/report.log" | tail -n 1) (log: $RUN_DIR/logs/report.log)"
+}
+
+# bench_recovery_steps_check "name=s ...": fails the run unless every field of
+# BENCH_RECOVERY_STEPS has a value.
+bench_recovery_steps_check() {
+  local f
+  for f in ${BENCH_RECOVERY_STEPS//,/ }; do
+    [[ " $1" == *" $f="[0-9-]* ]] || run_fail "bench recovery: the breakdown has no $f"
+  done
+}
+
+# bench_recovery_step "name=s ..." NAME: the value of NAME.
+bench_recovery_step() {
+  local kv
+  for kv in $1; do
+    if [[ ${kv%%=*} == "$2" ]]; then
+      printf '%s' "${kv#*=}"
+      return 0
+    fi
+  done
+}
+
+# bench_recovery_steps_csv "name=s ...": the values, comma-separated, in the
+# order of BENCH_RECOVERY_STEPS.
+bench_recovery_steps_csv() {
+  local f out=""
+  for f in ${BENCH_RECOVERY_STEPS//,/ }; do
+    out+=${out:+,}$(bench_recovery_step "$1" "$f")
+  done
+  printf '%s' "$out"
+}
+
+# bench_recovery_steps_line "name=s ...": the breakdown for a progress line.
+bench_recovery_steps_line() {
+  local s=$1
+  printf 'rs1 serving at %s s (pmem scan %s s); crash procedure at %s s; WAL split %s s (longest WAL open, lease recovery included, %s s), done at %s s; regions open %s s later (rebuild %s s, flush %s s), the last at %s s; the client sees it %s s later' \
+    "$(bench_recovery_step "$s" serving_s)" "$(bench_recovery_step "$s" scan_s)" "$(bench_recovery_step "$s" scp_s)" \
+    "$(bench_recovery_step "$s" split_s)" "$(bench_recovery_step "$s" lease_s)" "$(bench_recovery_step "$s" split_end_s)" \
+    "$(bench_recovery_step "$s" open_s)" "$(bench_recovery_step "$s" rebuild_s)" "$(bench_recovery_step "$s" flush_s)" \
+    "$(bench_recovery_step "$s" opened_s)" "$(bench_recovery_step "$s" seen_s)"
 }

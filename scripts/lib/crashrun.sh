@@ -225,13 +225,16 @@ crash_watch_start() {
 
 # crash_kill_restart TAG ROLE: watches the table's regions (as TAG), kills ROLE
 # (a RegionServer, or all) with SIGKILL, restarts it at once and waits until
-# every region serves. Sets CRASH_UP_MS: from the start of the restart until
-# the restart command returned; CRASH_ONLINE_MS comes from the watch.
+# every region serves. Sets CRASH_GO_MS (when the restart began, epoch ms) and
+# CRASH_UP_MS: from the start of the restart until the restart command
+# returned; CRASH_ONLINE_MS comes from the watch.
 crash_kill_restart() {
   local tag=$1 role=$2 t0
   crash_watch_start "$tag"
   crash_harness cluster kill "$role"
   t0=$(crash_go)
+  # shellcheck disable=SC2034 # an output, read by the callers
+  CRASH_GO_MS=$t0
   crash_harness cluster restart "$role"
   # shellcheck disable=SC2034 # an output, read by the callers
   CRASH_UP_MS=$(($(date +%s%3N) - t0))

@@ -43,7 +43,8 @@ import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
  * memstore MiB, the median over the repetitions of the time until every region served again
  * with the memstore rebuilt from persistent memory (mode pmem) and with WAL replay (mode wal),
  * their ratio, the same from the moment the restarted RegionServer was up, and the acknowledged
- * rows lost (all modes).
+ * rows lost (all modes); then where the time went, step by step (the columns of
+ * {@link RecoveryTimeline}), per size and mode.
  *
  * <p>Usage: {@code RecoveryReport --csv FILE --summary FILE [--sizes SIZE,...]}: the rows in the
  * order of {@code --sizes} (the labels of the run's --sizes, as in the CSV's size column), by
@@ -54,7 +55,11 @@ import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
 public final class RecoveryReport extends HarnessTool {
   /** The header line of results.csv, exactly. */
   public static final String HEADER =
-    "mode,size,rep,rows,memstore_mb,storefile_mb,load_s,rs_up_s,online_s,sampled,lost";
+    "mode,size,rep,rows,memstore_mb,storefile_mb,load_s,rs_up_s,online_s,sampled,lost,"
+      + String.join(",", RecoveryTimeline.FIELDS);
+
+  /** The column of results.csv where the steps of {@link RecoveryTimeline} begin. */
+  private static final int STEPS_FROM = 11;
 
   private Path csvFile;
   private Path summaryFile;
@@ -65,7 +70,7 @@ public final class RecoveryReport extends HarnessTool {
    * CSV writes it).
    */
   record Row(String mode, String size, String memstoreMb, double rsUpS, double onlineS,
-    double lost) {
+    double lost, double[] steps) {
   }
 
   public RecoveryReport() {
@@ -129,7 +134,11 @@ public final class RecoveryReport extends HarnessTool {
         throw new NumberFormatException("no mode or size");
       }
       number(f[4]);
-      return new Row(f[0], f[1], f[4], number(f[7]), number(f[8]), number(f[10]));
+      double[] steps = new double[RecoveryTimeline.FIELDS.length];
+      for (int i = 0; i < steps.length; i++) {
+        steps[i] = number(f[STEPS_FROM + i]);
+      }
+      return new Row(f[0], f[1], f[4], number(f[7]), number(f[8]), number(f[10]), steps);
     });
   }
 
@@ -189,6 +198,61 @@ public final class RecoveryReport extends HarnessTool {
     }
     sb.append("\nEvery row: results.csv (load_s is the time the load took; storefile_mb > 0 "
       + "means a flush happened during the load).\n");
+    sb.append(breakdown(rows, sizes));
+    return sb.toString();
+  }
+
+  /** The columns of the breakdown: a step of {@link RecoveryTimeline#FIELDS} and its title. */
+  private static final String[][] STEP_COLUMNS = { { "serving_s", "RS serving at" },
+    { "scan_s", "pmem scan" }, { "scp_s", "crash procedure at" }, { "split_s", "WAL split" },
+    { "lease_s", "longest WAL open" }, { "split_end_s", "split done at" },
+    { "open_s", "regions open, after the split" }, { "rebuild_s", "rebuild (sum)" },
+    { "flush_s", "flush (sum)" }, { "opened_s", "last region open at" } };
+
+  /**
+   * Where the time went, per size and mode: the median of each step of {@link RecoveryTimeline},
+   * and of the time until every region served.
+   */
+  static String breakdown(List<Row> rows, List<String> sizes) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("\n## Where the time goes\n\n");
+    sb.append("Median seconds, read from the logs of the master and the RegionServers "
+      + "(RecoveryTimeline). \"at\": from the\nrestart of the killed RegionServer; the others "
+      + "are durations. The sums add up the regions' times on\nthe RegionServer's open threads."
+      + "\n\n");
+    sb.append("| size | mode |");
+    for (String[] c : STEP_COLUMNS) {
+      sb.append(' ').append(c[1]).append(" |");
+    }
+    sb.append(" every region serves at |\n|---|---|");
+    for (int i = 0; i <= STEP_COLUMNS.length; i++) {
+      sb.append("---|");
+    }
+    sb.append('\n');
+    List<String> fields = Arrays.asList(RecoveryTimeline.FIELDS);
+    for (String size : sizes) {
+      for (String mode : new String[] { "pmem", "wal" }) {
+        List<Row> m = new ArrayList<>();
+        for (Row r : rows) {
+          if (r.size().equals(size) && r.mode().equals(mode)) {
+            m.add(r);
+          }
+        }
+        if (m.isEmpty()) {
+          continue;
+        }
+        sb.append("| ").append(size).append(" | ").append(mode).append(" |");
+        for (String[] c : STEP_COLUMNS) {
+          int i = fields.indexOf(c[0]);
+          sb.append(' ')
+            .append(oneDecimal(Stats.median(m.stream().mapToDouble(r -> r.steps()[i]).toArray())))
+            .append(" |");
+        }
+        sb.append(' ')
+          .append(oneDecimal(Stats.median(m.stream().mapToDouble(Row::onlineS).toArray())))
+          .append(" |\n");
+      }
+    }
     return sb.toString();
   }
 

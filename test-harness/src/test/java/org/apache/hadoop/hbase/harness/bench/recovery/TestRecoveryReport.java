@@ -41,15 +41,21 @@ public class TestRecoveryReport {
   @Rule
   public TemporaryFolder tmp = new TemporaryFolder();
 
+  // The steps of RecoveryTimeline: the same for every row but those that say otherwise.
+  private static final String STEPS = ",4.5,0.4,3.9,5.3,4.0,9.2,14.0,4.8,2.8,0.0,0.8";
+
   private static final List<String> CSV = Arrays.asList(RecoveryReport.HEADER,
     // 128m: two repetitions of each mode; the pmem median 4.25 rounds (half to even) to 4.2.
-    "pmem,128m,1,100,130,0,10.0,3.0,4.0,10000,0", "pmem,128m,2,100,131,0,10.0,3.5,4.5,10000,0",
+    "pmem,128m,1,100,130,0,10.0,3.0,4.0,10000,0" + STEPS,
+    "pmem,128m,2,100,131,0,10.0,3.5,4.5,10000,0,5.5,0.6,4.9,6.3,5.0,10.2,15.0,5.8,3.8,1.0,1.8",
     // 1g: pmem only, three repetitions.
-    "pmem,1g,1,900,1030,0,80.1,10.0,12.3,10000,0", "pmem,1g,2,900,1031,0,80.2,10.0,11.1,10000,0",
-    "pmem,1g,3,900,1032,0,80.3,10.0,13.0,10000,0",
-    "wal,128m,1,100,129,0,10.0,5.0,20.0,10000,0", "wal,128m,2,100,128,0,10.0,5.0,30.0,10000,1",
+    "pmem,1g,1,900,1030,0,80.1,10.0,12.3,10000,0" + STEPS,
+    "pmem,1g,2,900,1031,0,80.2,10.0,11.1,10000,0" + STEPS,
+    "pmem,1g,3,900,1032,0,80.3,10.0,13.0,10000,0" + STEPS,
+    "wal,128m,1,100,129,0,10.0,5.0,20.0,10000,0" + STEPS,
+    "wal,128m,2,100,128,0,10.0,5.0,30.0,10000,1" + STEPS,
     // 256m: wal only, online before the restart command returned.
-    "wal,256m,1,200,260,0,20.0,4.04,4.0,10000,2");
+    "wal,256m,1,200,260,0,20.0,4.04,4.0,10000,2" + STEPS);
 
   /** What the harness's summary (an awk script before this tool) made of CSV. */
   private static final String EXPECTED = "# Recovery of a killed RegionServer: memstore rebuilt "
@@ -66,7 +72,20 @@ public class TestRecoveryReport {
     + "| 256m | 260 | - | 4.0 | - | - | -0.0 | - | 2 |\n"
     + "| 2g |  | - | - | - | - | - | - | 0 |\n"
     + "\nEvery row: results.csv (load_s is the time the load took; storefile_mb > 0 means a "
-    + "flush happened during the load).\n";
+    + "flush happened during the load).\n"
+    + "\n## Where the time goes\n\n"
+    + "Median seconds, read from the logs of the master and the RegionServers "
+    + "(RecoveryTimeline). \"at\": from the\nrestart of the killed RegionServer; the others are "
+    + "durations. The sums add up the regions' times on\nthe RegionServer's open threads.\n\n"
+    + "| size | mode | RS serving at | pmem scan | crash procedure at | WAL split "
+    + "| longest WAL open | split done at | regions open, after the split | rebuild (sum) "
+    + "| flush (sum) | last region open at | every region serves at |\n"
+    + "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+    // The medians of two repetitions: 4.5 and 5.5 give 5.0; 0.4 and 0.6, 0.5.
+    + "| 128m | pmem | 5.0 | 0.5 | 4.4 | 5.8 | 4.5 | 9.7 | 5.3 | 3.3 | 0.5 | 14.5 | 4.2 |\n"
+    + "| 128m | wal | 4.5 | 0.4 | 3.9 | 5.3 | 4.0 | 9.2 | 4.8 | 2.8 | 0.0 | 14.0 | 25.0 |\n"
+    + "| 1g | pmem | 4.5 | 0.4 | 3.9 | 5.3 | 4.0 | 9.2 | 4.8 | 2.8 | 0.0 | 14.0 | 12.3 |\n"
+    + "| 256m | wal | 4.5 | 0.4 | 3.9 | 5.3 | 4.0 | 9.2 | 4.8 | 2.8 | 0.0 | 14.0 | 4.0 |\n";
 
   private Path csv() throws Exception {
     Path f = tmp.getRoot().toPath().resolve("results.csv");
@@ -95,6 +114,7 @@ public class TestRecoveryReport {
     assertEquals(r.err, 0, r.rc);
     assertEquals(md, new String(Files.readAllBytes(summary), StandardCharsets.UTF_8));
     assertEquals(EXPECTED.replace("| 2g |  | - | - | - | - | - | - | 0 |\n", ""), md);
+    assertTrue(md, md.contains("| 1g | pmem | 4.5 |"));
   }
 
   @Test
@@ -115,11 +135,20 @@ public class TestRecoveryReport {
     Path summary = tmp.getRoot().toPath().resolve("summary.md");
     Files.write(f, Arrays.asList("mode,size", "pmem,1g"), StandardCharsets.UTF_8);
     assertRefused(f, summary, "the first line must be '" + RecoveryReport.HEADER + "'");
-    Files.write(f, Arrays.asList(RecoveryReport.HEADER, "pmem,1g,1,900,1030,0,80.1,x,12.3,1,0"),
+    Files.write(f,
+      Arrays.asList(RecoveryReport.HEADER, "pmem,1g,1,900,1030,0,80.1,x,12.3,1,0" + STEPS),
       StandardCharsets.UTF_8);
-    assertRefused(f, summary, "line 2: 'pmem,1g,1,900,1030,0,80.1,x,12.3,1,0'");
+    assertRefused(f, summary, "line 2: 'pmem,1g,1,900,1030,0,80.1,x,12.3,1,0" + STEPS + "'");
+    Files.write(f, Arrays.asList(RecoveryReport.HEADER, "pmem,1g,1,900,1030,0,80.1,9,12.3,1,0"
+      + STEPS.replace(",0.8", ",x")), StandardCharsets.UTF_8);
+    assertRefused(f, summary, "line 2:");
     Files.write(f, Arrays.asList(RecoveryReport.HEADER, "pmem,1g,1"), StandardCharsets.UTF_8);
-    assertRefused(f, summary, "11 fields expected");
+    assertRefused(f, summary, "22 fields expected");
+    // A results.csv of a run before the breakdown names its header.
+    Files.write(f, Arrays.asList(
+      "mode,size,rep,rows,memstore_mb,storefile_mb,load_s,rs_up_s,online_s,sampled,lost"),
+      StandardCharsets.UTF_8);
+    assertRefused(f, summary, "the first line must be");
     assertFalse(Files.exists(summary));
   }
 
