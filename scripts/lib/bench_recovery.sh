@@ -202,9 +202,12 @@ bench_recovery_measure() {
   [[ $off -eq 0 ]] || run_fail "$what $off regions of the table are not on rs1 before the kill"
   info "$what $((mem_b >> 20)) MiB in the memstore of rs1; kill -9 rs1, restart"
   # Where each log stands at the kill: the breakdown reads what follows.
-  local -a logs_at=() role
+  local -a logs_at=() role size
   for role in master rs1 rs2; do
-    logs_at+=("$(role_log "$role")@$(stat -c %s "$(role_log "$role")" 2>/dev/null || echo 0)")
+    # A log read from its start would mix in the measurements before this one.
+    size=$(stat -c %s "$(role_log "$role")" 2>/dev/null) ||
+      run_fail "$what cannot read the size of $(role_log "$role")"
+    logs_at+=("$(role_log "$role")@$size")
   done
   crash_kill_restart "$tag" rs1
   info "$what every region serves $(crash_secs "$CRASH_ONLINE_MS") s after the restart began (rs1 up after $(crash_secs "$CRASH_UP_MS") s)"
@@ -232,10 +235,18 @@ bench_recovery_measure() {
 # log that lacks a step fails the run. Runs in the caller's shell, so that a
 # failure's reason reaches INCOMPLETE.
 bench_recovery_timeline() {
+  local rc=0 err why
+  err=$(mktemp "$RUN_DIR/.timeline.XXXXXX")
   "$JAVA_HOME/bin/java" "${JVM_FLAGS[@]}" -cp "$CRASH_CP" org.apache.hadoop.hbase.harness.bench.recovery.RecoveryTimeline \
     --restart-ms "$CRASH_GO_MS" --online-ms "$CRASH_ONLINE_MS" --regions "$RUN_DIR/layout-$1.txt" \
-    --master "$2" --restarted "$3" --other "$4" >"$RUN_DIR/timeline-$1.txt" 2>>"$RUN_DIR/logs/report.log" ||
-    run_fail "bench recovery: the breakdown of $1 failed: $(sed -n 's/^harness: error: //p' "$RUN_DIR/logs/report.log" | tail -n 1) (log: $RUN_DIR/logs/report.log)"
+    --master "$2" --restarted "$3" --other "$4" >"$RUN_DIR/timeline-$1.txt" 2>"$err" || rc=$?
+  cat "$err" >>"$RUN_DIR/logs/report.log"
+  why=$(sed -n -E 's/^harness: (usage )?error: //p' "$err" | tail -n 1)
+  rm -f "$err"
+  if [[ $rc -ne 0 ]]; then
+    rm -f "$RUN_DIR/timeline-$1.txt"
+    run_fail "bench recovery: the breakdown of $1 failed: ${why:-RecoveryTimeline exited with status $rc} (log: $RUN_DIR/logs/report.log)"
+  fi
 }
 
 # bench_recovery_steps_check "name=s ...": fails the run unless every field of

@@ -57,25 +57,27 @@ import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
  * <li>{@code serving_s}: the restarted RegionServer logs "Serving as": its JVM started and it
  * registered with the master; {@code scan_s} of it is the scan of its persistent memstore space
  * ("Scanned ... in N ms", 0 without the option).</li>
- * <li>{@code scp_s}: the master starts the ServerCrashProcedure of the dead incarnation (the new
- * one registering tells it).</li>
- * <li>{@code split_s}: its WAL split, from "Splitting WALs" until the master counts no WAL left
- * ("WAL count=0"); {@code lease_s} is the longest open of a split WAL, which is mostly its HDFS
- * lease recovery (WALSplitter's "Open ... took N ms"; a WAL its writer left open waits out
- * {@code hbase.lease.recovery.first.pause} at least). {@code split_end_s} is when the split
- * ended (the procedure's start when it split nothing).</li>
+ * <li>{@code scp_s}: the master starts the ServerCrashProcedure of the dead incarnation, the
+ * server the layout names (the new one registering tells the master).</li>
+ * <li>{@code split_s}: its WAL split, from that procedure's "Splitting WALs" until the master
+ * counts no WAL of the dead server left ("WAL count=0"); {@code lease_s} is the longest open of
+ * a split WAL, which is mostly its HDFS lease recovery (WALSplitter's "Open ... took N ms"; a
+ * WAL its writer left open waits out {@code hbase.lease.recovery.first.pause} at least).
+ * {@code split_end_s} is when the split ended (the procedure's start when it split nothing).</li>
  * <li>{@code opened_s}: the last region of the table is OPEN in hbase:meta; {@code open_s} is
  * that less {@code split_end_s} (assignment and open: the rebuild from persistent memory, or the
  * replay of the recovered edits and the flush after it). {@code rebuild_s} adds up the
- * RegionServer's per-region rebuild times, {@code flush_s} its flushes while the regions opened
- * (both run on several open threads at once, so they may exceed {@code open_s}).</li>
+ * RegionServer's per-region rebuild times, {@code flush_s} its flushes from the restart until the
+ * last region opened (both run on several open threads at once, so they may exceed
+ * {@code open_s}).</li>
  * <li>{@code seen_s}: from the last region OPEN until the harness's client got a row of every
  * region ({@code --online-ms}).</li>
  * </ul>
  *
  * <p>Usage: {@code RecoveryTimeline --restart-ms EPOCH_MS --online-ms MS --regions FILE --master
  * LOG@OFFSET --restarted LOG@OFFSET [--other LOG@OFFSET]...}; {@code --regions} is the layout
- * the harness wrote before the kill (an encoded region name first on each line). It prints one
+ * the harness wrote before the kill ({@code REGION SERVER} per line, every region on the server
+ * that is killed). The RegionServers' lines count from the restart on. It prints one
  * line, {@code harness-recovery timeline} and the fields as {@code name=seconds}. A log that
  * lacks a step (no "Serving as", no crash procedure, a region never OPEN) is one
  * {@code harness: error:} line and exit 1.
@@ -96,8 +98,10 @@ public final class RecoveryTimeline extends HarnessTool {
     Pattern.compile("PersistentMemStoreRecovery: \\S+: rebuilt \\d+ cells .* in (\\d+) ms;");
   private static final Pattern FLUSHED =
     Pattern.compile("HRegion: Finished flush of .* in (\\d+)ms, sequenceid=");
-  private static final Pattern OPEN_IN_META =
-    Pattern.compile("RegionStateStore: pid=\\d+ updating hbase:meta row=(\\w+), regionState=OPEN,");
+  private static final Pattern OPEN_IN_META = Pattern
+    .compile("RegionStateStore: pid=-?\\d+ updating hbase:meta row=(\\w+), regionState=OPEN,");
+  private static final Pattern SCP_START = Pattern.compile(
+    "procedure\\.ServerCrashProcedure: Start pid=(\\d+), .*ServerCrashProcedure (\\S+),");
 
   private long restartMs;
   private long onlineMs;
@@ -160,11 +164,25 @@ public final class RecoveryTimeline extends HarnessTool {
   @Override
   protected int doWork() throws IOException, ToolException {
     List<String> regions = new ArrayList<>();
+    String server = null;
     try {
+      int n = 0;
       for (String l : Files.readAllLines(regionsFile, StandardCharsets.UTF_8)) {
-        if (!l.isBlank()) {
-          regions.add(l.trim().split("\\s+", 2)[0]);
+        n++;
+        if (l.isBlank()) {
+          continue;
         }
+        String[] f = l.trim().split("\\s+");
+        if (f.length != 2) {
+          throw new ToolException(
+            regionsFile + " line " + n + ": not 'REGION SERVER': '" + l + "'");
+        }
+        if (server != null && !server.equals(f[1])) {
+          throw new ToolException(regionsFile + " line " + n + ": " + f[0] + " is on " + f[1]
+            + ", not on " + server + " as the regions before it");
+        }
+        regions.add(f[0]);
+        server = f[1];
       }
     } catch (NoSuchFileException e) {
       throw new ToolException(regionsFile + ": no such file");
@@ -172,12 +190,13 @@ public final class RecoveryTimeline extends HarnessTool {
     if (regions.isEmpty()) {
       throw new ToolException(regionsFile + " names no region");
     }
+    ZoneId zone = ZoneId.systemDefault();
     List<List<Line>> otherLines = new ArrayList<>();
     for (LogFrom l : others) {
-      otherLines.add(read(l));
+      otherLines.add(read(l, zone));
     }
-    Map<String, Double> t =
-      timeline(restartMs, onlineMs, regions, read(master), read(restarted), otherLines);
+    Map<String, Double> t = timeline(restartMs, onlineMs, server, regions, read(master, zone),
+      read(restarted, zone), otherLines);
     StringBuilder sb = new StringBuilder("harness-recovery timeline");
     t.forEach((k, v) -> sb.append(' ').append(k).append('=').append(RecoveryReport.oneDecimal(v)));
     System.out.println(sb);
@@ -188,10 +207,12 @@ public final class RecoveryTimeline extends HarnessTool {
     launch(new RecoveryTimeline(), args);
   }
 
-  /** The timestamped lines of the log from its offset; lines without a timestamp are skipped. */
-  static List<Line> read(LogFrom log) throws IOException, ToolException {
+  /**
+   * The timestamped lines of the log from its offset, their local times read in {@code zone};
+   * lines without a timestamp are skipped.
+   */
+  static List<Line> read(LogFrom log, ZoneId zone) throws IOException, ToolException {
     List<Line> lines = new ArrayList<>();
-    ZoneId zone = ZoneId.systemDefault();
     try (FileChannel ch = FileChannel.open(log.file(), StandardOpenOption.READ)) {
       if (log.offset() > ch.size()) {
         throw new ToolException(log.file() + " is shorter than its offset " + log.offset());
@@ -220,48 +241,56 @@ public final class RecoveryTimeline extends HarnessTool {
    * The steps, by name in the order of {@link #FIELDS}, in seconds.
    * @throws ToolException if a log lacks a step
    */
-  static Map<String, Double> timeline(long restartMs, long onlineMs, List<String> regions,
-    List<Line> master, List<Line> restarted, List<List<Line>> others) throws ToolException {
+  static Map<String, Double> timeline(long restartMs, long onlineMs, String dead,
+    List<String> regions, List<Line> master, List<Line> restarted, List<List<Line>> others)
+    throws ToolException {
     Line serving = first(restarted, "HRegionServer: Serving as ", 0);
     if (serving == null) {
       throw new ToolException("the restarted RegionServer's log has no 'Serving as' line");
     }
-    Line scp = first(master, "procedure.ServerCrashProcedure: Start pid=", 0);
-    if (scp == null) {
-      throw new ToolException("the master's log has no ServerCrashProcedure start");
+    // The crash procedure of the killed incarnation, and its own split: lines of the same
+    // procedure id, and the count of the dead server's WALs, after them in the log.
+    int scpAt = -1;
+    String pid = null;
+    for (int i = 0; i < master.size() && scpAt < 0; i++) {
+      Matcher m = SCP_START.matcher(master.get(i).text());
+      if (m.find() && m.group(2).equals(dead)) {
+        scpAt = i;
+        pid = m.group(1);
+      }
     }
-    Line splitStart =
-      first(master, "procedure.ServerCrashProcedure: Splitting WALs pid=", scp.ms());
+    if (scpAt < 0) {
+      throw new ToolException("the master's log has no ServerCrashProcedure start of " + dead);
+    }
+    Line scp = master.get(scpAt);
+    int splitAt = indexOf(master, scpAt,
+      "procedure.ServerCrashProcedure: Splitting WALs pid=" + pid + ",");
     long splitEnd = scp.ms();
-    if (splitStart != null) {
-      Line done = null;
-      for (Line l : master) {
-        if (
-          l.ms() >= splitStart.ms() && l.text().contains("master.SplitWALManager: ")
-            && l.text().contains(" WAL count=0,")
-        ) {
-          done = l;
-          break;
-        }
+    if (splitAt >= 0) {
+      int doneAt = indexOf(master, splitAt, "master.SplitWALManager: " + dead + " WAL count=0,");
+      if (doneAt < 0) {
+        throw new ToolException(
+          "the master's log has no end of the WAL split of " + dead + " ('WAL count=0')");
       }
-      if (done == null) {
-        throw new ToolException("the master's log has no end of the WAL split ('WAL count=0')");
-      }
-      splitEnd = done.ms();
+      splitEnd = master.get(doneAt).ms();
     }
+    // The RegionServers' lines from the restart on: a line rs1 wrote before its kill is not the
+    // recovery's.
     double lease = 0;
     List<List<Line>> servers = new ArrayList<>(others);
     servers.add(restarted);
     for (List<Line> s : servers) {
       for (Line l : s) {
-        lease = Math.max(lease, millis(LEASE, l));
+        if (l.ms() >= restartMs) {
+          lease = Math.max(lease, millis(LEASE, l));
+        }
       }
     }
     Map<String, Long> open = new HashMap<>();
-    for (Line l : master) {
+    for (Line l : master.subList(scpAt, master.size())) {
       Matcher m = OPEN_IN_META.matcher(l.text());
-      if (l.ms() >= scp.ms() && m.find() && regions.contains(m.group(1))) {
-        open.put(m.group(1), l.ms());
+      if (m.find() && regions.contains(m.group(1))) {
+        open.putIfAbsent(m.group(1), l.ms());
       }
     }
     long opened = 0;
@@ -278,7 +307,7 @@ public final class RecoveryTimeline extends HarnessTool {
     double rebuild = 0;
     double flush = 0;
     for (Line l : restarted) {
-      if (l.ms() <= opened) {
+      if (l.ms() >= restartMs && l.ms() <= opened) {
         scan += millis(SCANNED, l);
         rebuild += millis(REBUILT, l);
         flush += millis(FLUSHED, l);
@@ -288,7 +317,7 @@ public final class RecoveryTimeline extends HarnessTool {
     t.put("serving_s", seconds(serving.ms() - restartMs));
     t.put("scan_s", scan / 1000);
     t.put("scp_s", seconds(scp.ms() - restartMs));
-    t.put("split_s", splitStart == null ? 0 : seconds(splitEnd - splitStart.ms()));
+    t.put("split_s", splitAt < 0 ? 0 : seconds(splitEnd - master.get(splitAt).ms()));
     t.put("lease_s", lease / 1000);
     t.put("split_end_s", seconds(splitEnd - restartMs));
     t.put("opened_s", seconds(opened - restartMs));
@@ -297,6 +326,16 @@ public final class RecoveryTimeline extends HarnessTool {
     t.put("flush_s", flush / 1000);
     t.put("seen_s", seconds(restartMs + onlineMs - opened));
     return t;
+  }
+
+  /** The index of the first line from {@code from} on that contains {@code text}, or -1. */
+  private static int indexOf(List<Line> lines, int from, String text) {
+    for (int i = from; i < lines.size(); i++) {
+      if (lines.get(i).text().contains(text)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static Line first(List<Line> lines, String text, long notBefore) {
