@@ -37,10 +37,13 @@ bench_recovery_usage() {
 usage: scripts/harness bench recovery [--sizes 128m,1g] [--modes pmem,wal]
          [--reps 1] [--regions 8] [--value-size 1024] [--threads 8]
          [--build stock|patched] [--rs-heap 6g] [--timeout 1800]
+         [--conf KEY=VALUE ...]
 For each size (memstore data of the table, all on rs1): load it, kill -9
 rs1, restart it, and time until every region serves a get.
   pmem  the persistent-memory option on, SKIP_WAL puts: memstore rebuilt
   wal   the option off, SYNC_WAL puts: WAL split and replay
+--conf (repeatable) adds a setting to every server's hbase-site.xml, in
+every mode, after the bench's own.
 Results in work/bench/recovery/STAMP (results.csv, summary.md): the time
 until every region serves, and where it went, step by step, from the logs
 of the master and the RegionServers (RecoveryTimeline).
@@ -57,7 +60,7 @@ bench_recovery_row_bytes() {
 
 bench_recovery() {
   local -A o=([sizes]="128m,1g" [modes]="pmem,wal" [reps]=1 [regions]=8 [value_size]=1024 [threads]=8
-    [build]=patched [rs_heap]=${HARNESS_BENCH_RECOVERY_RS_HEAP:-6g} [timeout]=1800)
+    [build]=patched [rs_heap]=${HARNESS_BENCH_RECOVERY_RS_HEAP:-6g} [timeout]=1800 [conf]="")
   local -a sizes=() modes=() size_b=()
   bench_recovery_parse o "$@"
   cluster_check_env
@@ -91,6 +94,10 @@ bench_recovery() {
     --conf hbase.regionserver.global.memstore.size=0.6 --conf hfile.block.cache.size=0.1
     --conf hbase.regionserver.optionalcacheflushinterval=0 --conf hbase.regionserver.maxlogs=512
     --conf hbase.hregion.memstore.block.multiplier=4)
+  local c
+  while IFS= read -r c; do
+    [[ -z $c ]] || server+=(--conf "$c")
+  done <<<"${o[conf]}"
   local pmem_size=$((max_b * 2 + (1 << 30)))
   bench_recovery_run_txt o "${server[*]}" "$pmem_size" >"$RUN_DIR/run.txt"
   info "bench recovery: run folder $RUN_DIR"
@@ -130,13 +137,17 @@ bench_recovery() {
 # shellcheck disable=SC2034 # brp_o is set through the parse_* functions
 bench_recovery_parse() {
   local -n brp_o=$1
-  local heap_b
+  local heap_b kv
   shift
   while [[ $# -gt 0 ]]; do
     case $1 in
-      --sizes | --modes | --reps | --regions | --value-size | --threads | --build | --rs-heap | --timeout)
+      --sizes | --modes | --reps | --regions | --value-size | --threads | --build | --rs-heap | --timeout | --conf)
         need_value "bench recovery: $1" $#
         case $1 in
+          --conf)
+            parse_conf kv "bench recovery: --conf" "$2"
+            brp_o[conf]+="$kv"$'\n'
+            ;;
           --sizes) brp_o[sizes]=$2 ;;
           --modes) brp_o[modes]=$2 ;;
           --reps) parse_count 'brp_o[reps]' "bench recovery: --reps" "$2" 1 100 ;;

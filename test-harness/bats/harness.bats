@@ -147,6 +147,10 @@ prepared_fake() {
   run "$HARNESS" bench recovery --modes pmem,wal,pmem
   [ "$status" -eq 2 ]
   [[ ${lines[-1]} == *"names a mode twice"* ]]
+  run "$HARNESS" bench recovery --conf hbase.regionserver.handler.count
+  [ "$status" -eq 2 ]
+  one_error_line
+  [[ ${lines[-1]} == *"bench recovery: --conf 'hbase.regionserver.handler.count' is not KEY=VALUE"* ]]
   [ ! -e "$HARNESS_WORK/bench" ]
 }
 
