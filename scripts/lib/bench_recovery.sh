@@ -37,13 +37,17 @@ bench_recovery_usage() {
 usage: scripts/harness bench recovery [--sizes 128m,1g] [--modes pmem,wal]
          [--reps 1] [--regions 8] [--value-size 1024] [--threads 8]
          [--build stock|patched] [--rs-heap 6g] [--timeout 1800]
-         [--conf KEY=VALUE ...]
+         [--conf KEY=VALUE ...] [--profile]
 For each size (memstore data of the table, all on rs1): load it, kill -9
 rs1, restart it, and time until every region serves a get.
   pmem  the persistent-memory option on, SKIP_WAL puts: memstore rebuilt
   wal   the option off, SYNC_WAL puts: WAL split and replay
 --conf (repeatable) adds a setting to every server's hbase-site.xml, in
 every mode, after the bench's own.
+--profile records each restarted rs1 with Java Flight Recorder from its
+start until every region serves (raw/rs1-TAG.jfr), and writes where its CPU
+samples fall, by thread, by method running and by method on the stack
+(profile-TAG.txt).
 Results in work/bench/recovery/STAMP (results.csv, summary.md): the time
 until every region serves, and where it went, step by step, from the logs
 of the master and the RegionServers (RecoveryTimeline).
@@ -60,7 +64,8 @@ bench_recovery_row_bytes() {
 
 bench_recovery() {
   local -A o=([sizes]="128m,1g" [modes]="pmem,wal" [reps]=1 [regions]=8 [value_size]=1024 [threads]=8
-    [build]=patched [rs_heap]=${HARNESS_BENCH_RECOVERY_RS_HEAP:-6g} [timeout]=1800 [conf]="")
+    [build]=patched [rs_heap]=${HARNESS_BENCH_RECOVERY_RS_HEAP:-6g} [timeout]=1800 [conf]=""
+    [profile]=0)
   local -a sizes=() modes=() size_b=()
   bench_recovery_parse o "$@"
   cluster_check_env
@@ -104,6 +109,10 @@ bench_recovery() {
   printf 'mode,size,rep,rows,memstore_mb,storefile_mb,load_s,rs_up_s,online_s,sampled,lost,%s\n' \
     "$BENCH_RECOVERY_STEPS" >"$RUN_DIR/results.csv.partial"
   export HARNESS_CLUSTER_RS_HEAP=${o[rs_heap]}
+  if [[ ${o[profile]} -eq 1 ]]; then
+    mkdir -p "$RUN_DIR/raw"
+    export HARNESS_CLUSTER_RS_JFR=1
+  fi
   BENCH_RECOVERY_FAILURES=0
   local i rep mode
   for mode in "${modes[@]}"; do
@@ -162,6 +171,10 @@ bench_recovery_parse() {
             ;;
         esac
         shift 2
+        ;;
+      --profile)
+        brp_o[profile]=1
+        shift
         ;;
       -h | --help)
         bench_recovery_usage
@@ -222,6 +235,7 @@ bench_recovery_measure() {
   done
   crash_kill_restart "$tag" rs1
   info "$what every region serves $(crash_secs "$CRASH_ONLINE_MS") s after the restart began (rs1 up after $(crash_secs "$CRASH_UP_MS") s)"
+  [[ ${brm_o[profile]} -eq 0 ]] || bench_recovery_profile "$tag"
   local steps
   bench_recovery_timeline "$tag" "${logs_at[@]}"
   steps=$(sed -n 's/^harness-recovery timeline //p' "$RUN_DIR/timeline-$tag.txt")
@@ -239,6 +253,71 @@ bench_recovery_measure() {
     "$((file_b >> 20))" "$load_s" "$(crash_secs "$CRASH_UP_MS")" "$(crash_secs "$CRASH_ONLINE_MS")" \
     "$(crash_field checked)" "$lost" "$(bench_recovery_steps_csv "$steps")" >>"$RUN_DIR/results.csv.partial"
   crash_tool drop
+}
+
+# bench_recovery_profile TAG: dumps the recording of rs1, which runs since its
+# restart (role_jvm), into raw/rs1-TAG.jfr, and its summary into
+# profile-TAG.txt.
+bench_recovery_profile() {
+  local tag=$1 pid jfr
+  jfr=$RUN_DIR/raw/rs1-$tag.jfr
+  pid=$(cat "$(role_dir rs1)/pid" 2>/dev/null) || run_fail "bench recovery: rs1 has no pid file to profile"
+  "$JAVA_HOME/bin/jcmd" "$pid" JFR.dump name=harness filename="$jfr" >>"$RUN_DIR/logs/report.log" 2>&1 ||
+    run_fail "bench recovery: jcmd could not dump the recording of rs1 (pid $pid; log: $RUN_DIR/logs/report.log)"
+  "$JAVA_HOME/bin/jfr" print --events jdk.ExecutionSample --stack-depth 64 "$jfr" |
+    bench_recovery_profile_summary "rs1 from its restart until every region served, $tag" \
+      >"$RUN_DIR/profile-$tag.txt" 2>>"$RUN_DIR/logs/report.log" ||
+    run_fail "bench recovery: the profile of $tag has no CPU sample (log: $RUN_DIR/logs/report.log)"
+}
+
+# bench_recovery_profile_summary TITLE: reads the output of 'jfr print
+# --events jdk.ExecutionSample' on stdin and prints, in percent of all
+# samples, the 25 largest: per thread (digits folded), per method running
+# (self time) and per method anywhere on the stack (counted once a sample;
+# the time in it and in what it calls). Line numbers are dropped.
+bench_recovery_profile_summary() {
+  awk -v title="$1" '
+    function fold(name) { gsub(/[0-9]+/, "N", name); return name }
+    function flush_sample(   k) {
+      if (depth == 0) return
+      total++
+      threads[fold(thread)]++
+      self[top]++
+      for (k in seen) inclusive[k]++
+      delete seen
+      depth = 0
+    }
+    /^jdk\.ExecutionSample/ { flush_sample(); thread = ""; instack = 0 }
+    /^[[:space:]]*sampledThread = / {
+      thread = $0
+      sub(/^[[:space:]]*sampledThread = "/, "", thread)
+      sub(/" \(javaThreadId.*$/, "", thread)
+      sub(/"$/, "", thread)
+    }
+    /^[[:space:]]*stackTrace = \[/ { instack = 1; next }
+    instack == 1 && /^[[:space:]]*\]/ { instack = 0; next }
+    instack == 1 {
+      frame = $0
+      sub(/^[[:space:]]+/, "", frame)
+      sub(/[[:space:]]+line:.*$/, "", frame)
+      if (frame == "...") next
+      if (depth == 0) top = frame
+      depth++
+      seen[frame] = 1
+    }
+    END {
+      flush_sample()
+      if (total == 0) { print "no CPU samples" > "/dev/stderr"; exit 1 }
+      printf "# %s: %d CPU samples\n\n## by thread\n\n", title, total
+      for (k in threads) printf "%6.1f%%  %s\n", 100 * threads[k] / total, k | "sort -rn | head -n 25"
+      close("sort -rn | head -n 25")
+      printf "\n## by method running (self time)\n\n"
+      for (k in self) printf "%6.1f%%  %s\n", 100 * self[k] / total, k | "sort -rn | head -n 25"
+      close("sort -rn | head -n 25")
+      printf "\n## by method on the stack (inclusive, stacks cut at 64 frames)\n\n"
+      for (k in inclusive) printf "%6.1f%%  %s\n", 100 * inclusive[k] / total, k | "sort -rn | head -n 25"
+      close("sort -rn | head -n 25")
+    }'
 }
 
 # bench_recovery_timeline TAG MASTER_LOG@OFF RS1_LOG@OFF RS2_LOG@OFF: the

@@ -336,8 +336,9 @@ bench_wal_measure() {
   p99=$(sed -E 's/.* p99_us=([0-9.]+).*/\1/' <<<"$result")
   [[ $result =~ \ cpu_ms=([0-9.]+) ]] || run_fail "bench wal: no CPU time from $impl with $t threads (rep $rep); see $raw"
   cpu_ms=${BASH_REMATCH[1]}
-  [[ $result =~ \ syncs=([0-9]+) ]] && [[ ${BASH_REMATCH[1]} -gt 0 ]] ||
+  if ! [[ $result =~ \ syncs=([0-9]+) ]] || [[ ${BASH_REMATCH[1]} -le 0 ]]; then
     run_fail "bench wal: no count of filesystem syncs from $impl with $t threads (rep $rep); see $raw"
+  fi
   syncs=${BASH_REMATCH[1]}
   per_sync=$(awk -v s="$syncs" -v n="$edits" 'BEGIN { printf "%.2f", n / s }')
   wal_cpu=$(awk -v ms="$cpu_ms" -v n="$edits" 'BEGIN { printf "%.1f", ms * 1000 / n }')

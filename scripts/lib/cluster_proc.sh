@@ -133,7 +133,13 @@ role_jvm() {
   d=$(role_dir "$role")
   # shellcheck disable=SC2207
   JCMD=("$JAVA_HOME/bin/java" -Xmx"$(role_heap "$role")" $(role_gc "$role") -XX:+ExitOnOutOfMemoryError
-    "${JVM_FLAGS[@]}" "$(role_marker "$role")"
+    "${JVM_FLAGS[@]}" "$(role_marker "$role")")
+  # A RegionServer records itself from its start for 'bench recovery --profile',
+  # which dumps the recording (named harness) with jcmd.
+  if [[ -n ${HARNESS_CLUSTER_RS_JFR:-} && $role == rs* ]]; then
+    JCMD+=("-XX:StartFlightRecording=name=harness,settings=profile")
+  fi
+  JCMD+=(
     -Dlog4j2.configurationFile="$CLUSTER_DIR/conf/log4j2.properties"
     -Dharness.log.file="$(role_log "$role")" -Dhadoop.log.dir="$d/logs" -Dhbase.log.dir="$d/logs"
     -cp "$d/conf:$(cat "$(cluster_setting CLASSPATH)")")

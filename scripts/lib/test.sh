@@ -153,7 +153,11 @@ run_shellcheck() {
   info "test: shellcheck"
   local -a files=()
   mapfile -t files < <(shell_files)
-  shellcheck -x -P SCRIPTDIR "${files[@]}"
+  # Called as 'run_shellcheck || failed=1', where errexit does not stop at a finding.
+  if ! shellcheck -x -P SCRIPTDIR "${files[@]}"; then
+    echo "shellcheck: findings above, in ${#files[@]} files" >&2
+    return 1
+  fi
   echo "shellcheck: clean (${#files[@]} files)"
 }
 

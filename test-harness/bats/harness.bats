@@ -154,6 +154,80 @@ prepared_fake() {
   [ ! -e "$HARNESS_WORK/bench" ]
 }
 
+@test "bench recovery: --profile takes no value, and its summary counts each method once a sample" {
+  run "$HARNESS" bench recovery --profile 3
+  [ "$status" -eq 2 ]
+  one_error_line
+  [[ ${lines[-1]} == *"bench recovery: unknown option '3'"* ]]
+  [ ! -e "$HARNESS_WORK/bench" ]
+  # shellcheck source=/dev/null
+  source "$BATS_TEST_DIRNAME/../../scripts/lib/common.sh"
+  local f="$BATS_TEST_TMPDIR/samples.txt" out
+  sample() {
+    local thread=$1 frame
+    shift
+    printf 'jdk.ExecutionSample {\n  startTime = 23:49:13.375\n  sampledThread = "%s" (javaThreadId = 7)\n' "$thread"
+    printf '  state = "STATE_RUNNABLE"\n  stackTrace = [\n'
+    for frame in "$@"; do printf '    %s line: 12\n' "$frame"; done
+    printf '    ...\n  ]\n}\n\n'
+  }
+  {
+    sample "RS_OPEN_REGION-1" "a.Cslm.put()" "a.Store.add()" "a.Rebuild.run()"
+    sample "RS_OPEN_REGION-2" "a.Copy.copy()" "a.Store.add()" "a.Rebuild.run()"
+    # A recursive method counts once in its sample.
+    sample "RS_OPEN_REGION-2" "a.Rec.f()" "a.Rec.f()" "a.Rebuild.run()"
+    sample "main" "a.Scan.next()"
+  } >"$f"
+  out=$(bench_recovery_profile_summary "T" <"$f")
+  [[ $out == "# T: 4 CPU samples"* ]]
+  grep -qx '  75.0%  RS_OPEN_REGION-N' <<<"$out"
+  grep -qx '  25.0%  main' <<<"$out"
+  # Self time, then the stack: Rebuild.run is on three stacks, Store.add on two.
+  [ "$(grep -c '^  25.0%  a.Cslm.put()$' <<<"$out")" -eq 2 ]
+  grep -qx '  75.0%  a.Rebuild.run()' <<<"$out"
+  grep -qx '  50.0%  a.Store.add()' <<<"$out"
+  [ "$(grep -c '^  25.0%  a.Rec.f()$' <<<"$out")" -eq 2 ]
+  run bench_recovery_profile_summary "T" </dev/null
+  [ "$status" -ne 0 ]
+}
+
+@test "test: shellcheck's findings fail the run, and only a clean run says clean" {
+  command -v shellcheck >/dev/null 2>&1 || skip "shellcheck is not installed"
+  # shellcheck source=/dev/null
+  source "$BATS_TEST_DIRNAME/../../scripts/lib/common.sh"
+  printf '#!/bin/bash\necho clean\n' >"$BATS_TEST_TMPDIR/clean.sh"
+  printf '#!/bin/bash\nunused=1\n' >"$BATS_TEST_TMPDIR/dirty.sh"
+  # shellcheck disable=SC2317 # called by run_shellcheck
+  shell_files() { printf '%s\n' "$BATS_TEST_TMPDIR/clean.sh"; }
+  run run_shellcheck
+  [ "$status" -eq 0 ]
+  [[ $output == *"shellcheck: clean (1 files)"* ]]
+  # shellcheck disable=SC2317 # called by run_shellcheck
+  shell_files() { printf '%s\n' "$BATS_TEST_TMPDIR/clean.sh" "$BATS_TEST_TMPDIR/dirty.sh"; }
+  run run_shellcheck
+  [ "$status" -eq 1 ]
+  [[ $output == *"SC2034"* ]]
+  [[ $output != *"shellcheck: clean"* ]]
+  [[ $output == *"shellcheck: findings above, in 2 files"* ]]
+}
+
+@test "cluster: a RegionServer records itself with JFR only when asked, other roles never" {
+  # shellcheck source=/dev/null
+  source "$BATS_TEST_DIRNAME/../../scripts/lib/common.sh"
+  CLUSTER_DIR=$BATS_TEST_TMPDIR/cluster
+  mkdir -p "$CLUSTER_DIR"
+  cluster_setting() { printf '%s' "${2:-$BATS_TEST_TMPDIR/cp}"; }
+  : >"$BATS_TEST_TMPDIR/cp"
+  role_jvm rs1
+  [[ " ${JCMD[*]} " != *"StartFlightRecording"* ]]
+  export HARNESS_CLUSTER_RS_JFR=1
+  role_jvm rs1
+  [[ " ${JCMD[*]} " == *" -XX:StartFlightRecording=name=harness,settings=profile "* ]]
+  [[ " ${JCMD[*]} " == *" -Dharness.cluster.role=rs1@$CLUSTER_DIR "* ]]
+  role_jvm master
+  [[ " ${JCMD[*]} " != *"StartFlightRecording"* ]]
+}
+
 @test "cluster settings that are not numbers in range are usage errors" {
   local cmd
   for cmd in "cluster status" "crash" "bench recovery"; do
