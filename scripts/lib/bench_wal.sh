@@ -39,7 +39,8 @@ BENCH_WAL_DATANODES=3
 
 bench_wal_usage() {
   cat <<'USAGE'
-usage: scripts/harness bench wal [--threads LIST] [--reps N] [--edits N] [--profile]
+usage: scripts/harness bench wal [--threads LIST] [--reps N] [--edits N] [--warmup N]
+                                 [--profile]
 
   --threads LIST  comma-separated writer thread counts, 1 to 100000 each
                   (default 1,2,4,8,16,64,256)
@@ -47,6 +48,10 @@ usage: scripts/harness bench wal [--threads LIST] [--reps N] [--edits N] [--prof
   --edits N       edits per measurement, split evenly across the threads (default: 10000
                   times the square root of the thread count, rounded up, so that every
                   measurement lasts several seconds on a small machine)
+  --warmup N      edits of an unmeasured run before each measurement, in the same JVM
+                  and split the same way, so that the measured run does not share the
+                  machine with the JIT compiler (default: as many as the measurement's;
+                  0: none)
   --profile       record every client JVM with Java Flight Recorder (raw/*.jfr) and
                   write where its CPU samples fall (raw/*.profile.txt, and profile.md)
 
@@ -62,16 +67,17 @@ USAGE
 
 bench_wal() {
   local -a threads=()
-  local reps=3 edits=0 timeout_s=${HARNESS_BENCH_TIMEOUT:-600} threads_arg=1,2,4,8,16,64,256 max_t=0 t
+  local reps=3 edits=0 warmup=-1 timeout_s=${HARNESS_BENCH_TIMEOUT:-600} threads_arg=1,2,4,8,16,64,256 max_t=0 t
   BENCH_WAL_PROFILE=0
   while [[ $# -gt 0 ]]; do
     case $1 in
-      --threads | --reps | --edits)
+      --threads | --reps | --edits | --warmup)
         need_value "bench wal: $1" $#
         case $1 in
           --threads) threads_arg=$2 ;;
           --reps) parse_count reps "bench wal: --reps" "$2" 1 1000 ;;
           --edits) parse_count edits "bench wal: --edits" "$2" 1 1000000000 ;;
+          --warmup) parse_count warmup "bench wal: --warmup" "$2" 0 1000000000 ;;
         esac
         shift 2
         ;;
@@ -93,6 +99,8 @@ bench_wal() {
   done
   [[ $edits -eq 0 || $edits -ge $max_t ]] ||
     usage_error "bench wal: --edits $edits is fewer than $max_t threads; every thread needs at least one edit"
+  [[ $warmup -le 0 || $warmup -ge $max_t ]] ||
+    usage_error "bench wal: --warmup $warmup is fewer than $max_t threads; every thread needs at least one edit (0: no warm-up)"
   parse_count timeout_s HARNESS_BENCH_TIMEOUT "$timeout_s" 1 86400
   export LC_NUMERIC=C
   require_java
@@ -104,7 +112,7 @@ bench_wal() {
   local run=$RUN_DIR total=$((reps * ${#threads[@]} * ${#BENCH_WAL_IMPLS[@]}))
   mkdir -p "$run/raw" "$run/conf"
   bench_wal_start_dfs
-  bench_wal_run_txt "$reps" "$edits" "${threads[@]}" >"$run/run.txt"
+  bench_wal_run_txt "$reps" "$edits" "$warmup" "${threads[@]}" >"$run/run.txt"
   info "bench wal: $total measurements (${#threads[@]} thread counts x ${#BENCH_WAL_IMPLS[@]} implementations x $reps reps) on $(cat "$run/dfs.uri")"
   info "bench wal: results in $run"
   printf 'impl,threads,rep,ops_per_sec,p50_us,p99_us,seconds,wal_cpu_us_per_edit,dfs_cpu_us_per_edit,edits_per_sync\n' \
@@ -117,7 +125,8 @@ bench_wal() {
         # shellcheck disable=SC2034 # runs.sh's, said in INCOMPLETE
         RUN_PROGRESS="after $((n - 1)) of $total measurements"
         bench_wal_measure "${BENCH_WAL_IMPLS[(k + rep - 1) % ${#BENCH_WAL_IMPLS[@]}]}" "$t" "$rep" \
-          $(($(bench_wal_edits "$edits" "$t") / t)) "$timeout_s" "$n" "$total"
+          $(($(bench_wal_edits "$edits" "$t") / t)) "$(bench_wal_warmup_iterations "$warmup" "$edits" "$t")" \
+          "$timeout_s" "$n" "$total"
       done
     done
   done
@@ -125,7 +134,7 @@ bench_wal() {
   RUN_PROGRESS="after every measurement"
   bench_wal_stop_dfs
   rm -rf "$run/dfs"
-  bench_wal_report "$reps" "$edits"
+  bench_wal_report "$reps" "$edits" "$warmup"
   [[ $BENCH_WAL_PROFILE -eq 0 ]] || bench_wal_profile_report >"$run/profile.md"
   run_finish
   cat "$run/summary.md"
@@ -146,6 +155,18 @@ bench_wal_edits() {
     r=$((r + 1))
   done
   printf '%s' $((10000 * r))
+}
+
+# bench_wal_warmup_iterations WARMUP EDITS THREADS: the warm-up's iterations
+# per thread before a measurement at THREADS threads: WARMUP's share when
+# given (not -1), else the measurement's own (EDITS as bench_wal_edits
+# reads it); 0 for none.
+bench_wal_warmup_iterations() {
+  local warmup=$1 edits=$2 t=$3
+  if [[ $warmup -lt 0 ]]; then
+    warmup=$(bench_wal_edits "$edits" "$t")
+  fi
+  printf '%s' $((warmup / t))
 }
 
 # bench_wal_cpu_ticks PID: the user plus system CPU time of PID so far, in
@@ -264,14 +285,15 @@ bench_wal_tree_head() {
 
 # bench_wal_run_txt REPS EDITS THREADS...: what the run is, for run.txt.
 bench_wal_run_txt() {
-  local reps=$1 edits=$2 t list
-  shift 2
+  local reps=$1 edits=$2 warmup=$3 t list
+  shift 3
   list=$(
     IFS=,
     echo "$*"
   )
-  printf 'command: scripts/harness bench wal --threads %s --reps %s%s\n' "$list" "$reps" \
-    "$([[ $edits -eq 0 ]] || printf ' --edits %s' "$edits")"
+  printf 'command: scripts/harness bench wal --threads %s --reps %s%s%s\n' "$list" "$reps" \
+    "$([[ $edits -eq 0 ]] || printf ' --edits %s' "$edits")" \
+    "$([[ $warmup -lt 0 ]] || printf ' --warmup %s' "$warmup")"
   printf 'started: %s\n' "$(date '+%Y-%m-%d %H:%M:%S')"
   printf 'machine: %s (%s)\n' "$(run_machine)" "$(hostname)"
   printf 'java: %s\n' "$("$JAVA_HOME/bin/java" -version 2>&1 | head -n 1)"
@@ -284,17 +306,20 @@ bench_wal_run_txt() {
   printf 'hdfs: %s, %s DataNodes (MiniDFSCluster, its own JVM)\n' "$(cat "$RUN_DIR/dfs.uri")" "$BENCH_WAL_DATANODES"
   printf 'workload: WALPerformanceEvaluation, %s-byte keys, %s-byte values, 1 region, 1 family, 1 qualifier, sync after every edit\n' \
     "$BENCH_WAL_KEY_SIZE" "$BENCH_WAL_VALUE_SIZE"
-  local e
+  local e w
   for t in "$@"; do
     e=$(bench_wal_edits "$edits" "$t")
-    printf '  %s threads: %s edits each, %s in all\n' "$t" $((e / t)) $((e / t * t))
+    w=$(bench_wal_warmup_iterations "$warmup" "$edits" "$t")
+    printf '  %s threads: %s edits each, %s in all, after a warm-up of %s each in the same JVM\n' \
+      "$t" $((e / t)) $((e / t * t)) "$w"
   done
 }
 
-# bench_wal_measure IMPL THREADS REP ITERATIONS TIMEOUT N TOTAL: measurement
-# N of TOTAL in a fresh client JVM; a row of results.csv.partial.
+# bench_wal_measure IMPL THREADS REP ITERATIONS WARMUP TIMEOUT N TOTAL:
+# measurement N of TOTAL in a fresh client JVM, after a warm-up run of WARMUP
+# iterations per thread there (0: none); a row of results.csv.partial.
 bench_wal_measure() {
-  local impl=$1 t=$2 rep=$3 iters=$4 timeout_s=$5 n=$6 total=$7 run=$RUN_DIR cp version provider raw rc=0
+  local impl=$1 t=$2 rep=$3 iters=$4 warm=$5 timeout_s=$6 n=$7 total=$8 run=$RUN_DIR cp version provider raw rc=0
   case $impl in
     stock-fshlog) cp=$BENCH_WAL_CP_STOCK version=$(stock_version) provider=filesystem ;;
     patched-fshlog) cp=$BENCH_WAL_CP_PATCHED version=$(patched_version) provider=filesystem ;;
@@ -310,7 +335,7 @@ bench_wal_measure() {
     -Dlog4j2.configurationFile="$run/conf/log4j2-client.properties" \
     -cp "$BENCH_WAL_CLASSES:$cp" "$BENCH_WAL_PKG.WalBenchClient" \
     --expect-jar "hbase-server-$version" --expect-edits $((iters * t)) \
-    --timeout-s "$timeout_s" --parent-pid "$$" -- \
+    --timeout-s "$timeout_s" --parent-pid "$$" --warmup-iterations "$warm" -- \
     -Dhbase.wal.provider="$provider" -Dfs.defaultFS="$uri" -Dhbase.rootdir="$uri/hbase" \
     -threads "$t" -iterations "$iters" -keySize "$BENCH_WAL_KEY_SIZE" \
     -valueSize "$BENCH_WAL_VALUE_SIZE" -path "$uri/bench/$n-$impl-t$t") \
@@ -327,7 +352,8 @@ bench_wal_measure() {
   dfs_after=$(bench_wal_cpu_ticks "$BENCH_WAL_DFS_PID") || run_fail "bench wal: the MiniDFSCluster died (see $run/logs/dfs.log)"
   # WALPE's own throughput line, and the client's latency and CPU line.
   local summary_line result ops p50 p99 secs cpu_ms syncs edits=$((iters * t)) wal_cpu dfs_cpu per_sync
-  summary_line=$(grep -m1 -E "Summary: threads=$t, iterations=$iters, .* took [0-9.]+s [0-9.]+ops/s" "$raw" || true)
+  # The measured run's line comes after the warm-up's, which may have as many iterations.
+  summary_line=$(grep -E "Summary: threads=$t, iterations=$iters, .* took [0-9.]+s [0-9.]+ops/s" "$raw" | tail -n 1 || true)
   result=$(grep -m1 -E '^harness-wal-result ' "$raw" || true)
   [[ -n $summary_line && -n $result ]] || run_fail "bench wal: no result from $impl with $t threads (rep $rep); see $raw"
   ops=$(sed -E 's/.* took [0-9.]+s ([0-9.]+)ops\/s.*/\1/' <<<"$summary_line")
@@ -342,7 +368,8 @@ bench_wal_measure() {
   syncs=${BASH_REMATCH[1]}
   per_sync=$(awk -v s="$syncs" -v n="$edits" 'BEGIN { printf "%.2f", n / s }')
   wal_cpu=$(awk -v ms="$cpu_ms" -v n="$edits" 'BEGIN { printf "%.1f", ms * 1000 / n }')
-  dfs_cpu=$(awk -v d=$((dfs_after - dfs_before)) -v hz="$BENCH_WAL_CLK_TCK" -v n="$edits" \
+  # The DataNodes' CPU over the client's life, over every edit it wrote, the warm-up's too.
+  dfs_cpu=$(awk -v d=$((dfs_after - dfs_before)) -v hz="$BENCH_WAL_CLK_TCK" -v n=$((edits + warm * t)) \
     'BEGIN { printf "%.1f", d / hz * 1000000 / n }')
   printf '%s,%s,%s,%.1f,%s,%s,%s,%s,%s,%s\n' "$impl" "$t" "$rep" "$ops" "$p50" "$p99" "$secs" "$wal_cpu" "$dfs_cpu" "$per_sync" \
     >>"$run/results.csv.partial"
@@ -357,16 +384,16 @@ bench_wal_measure() {
     "$wal_cpu" "$dfs_cpu" "$per_sync" "$secs" >&2
 }
 
-# bench_wal_report REPS EDITS: summary.md and chart.png from the results,
+# bench_wal_report REPS EDITS WARMUP: summary.md and chart.png from the results,
 # written under temporary names and renamed only when both are there.
 bench_wal_report() {
-  local reps=$1 edits=$2 run=$RUN_DIR log=$RUN_DIR/logs/report.log
+  local reps=$1 edits=$2 warmup=$3 run=$RUN_DIR log=$RUN_DIR/logs/report.log
   "$JAVA_HOME/bin/java" "${JVM_FLAGS[@]}" -cp "$BENCH_WAL_CLASSES:$BENCH_WAL_CP_STOCK" "$BENCH_WAL_PKG.WalBenchReport" \
     --csv "$run/results.csv.partial" --summary "$run/summary.md.tmp" --chart "$run/chart.png.tmp" \
     --title "WAL benchmark $(basename "$run")" \
-    --note "HBase's WALPerformanceEvaluation on a MiniDFSCluster of $BENCH_WAL_DATANODES DataNodes (its own JVM, loopback), one fresh client JVM per measurement; $BENCH_WAL_KEY_SIZE-byte keys, $BENCH_WAL_VALUE_SIZE-byte values, one region, a sync after every edit; $(if [[ $edits -eq 0 ]]; then echo "10,000 x ceil(sqrt(threads)) edits per measurement"; else echo "$edits edits per measurement"; fi) split across the threads; $reps repetition$([[ $reps -eq 1 ]] || echo s), interleaved (rep, then threads, then implementation, the order of the implementations rotating between reps)." \
+    --note "HBase's WALPerformanceEvaluation on a MiniDFSCluster of $BENCH_WAL_DATANODES DataNodes (its own JVM, loopback), one fresh client JVM per measurement; $BENCH_WAL_KEY_SIZE-byte keys, $BENCH_WAL_VALUE_SIZE-byte values, one region, a sync after every edit; $(if [[ $edits -eq 0 ]]; then echo "10,000 x ceil(sqrt(threads)) edits per measurement"; else echo "$edits edits per measurement"; fi) split across the threads, $(if [[ $warmup -lt 0 ]]; then echo "each after an unmeasured warm-up of as many edits in the same JVM"; elif [[ $warmup -eq 0 ]]; then echo "with no warm-up"; else echo "each after an unmeasured warm-up of $warmup edits in the same JVM"; fi); $reps repetition$([[ $reps -eq 1 ]] || echo s), interleaved (rep, then threads, then implementation, the order of the implementations rotating between reps)." \
     --note "stock-fshlog: hbase-server $(stock_version), hbase.wal.provider=filesystem. patched-fshlog: hbase-server $(patched_version) (work tree at $(bench_wal_tree_head)), filesystem. stock-asyncfs: hbase-server $(stock_version), asyncfs." \
-    --note "Throughput is WALPE's own figure (edits over the wall time of its writer threads). Latency is WALPE's own per-edit timing (building the edit, WAL.appendData and WAL.sync), recorded over every edit in an HdrHistogram. CPU per edit: the client JVM's CPU time over WALPE's run (its OperatingSystemMXBean), and the DataNodes' JVM's from /proc over the client's life, each divided by the edits. Machine: $(run_machine) at the end." \
+    --note "Throughput is WALPE's own figure (edits over the wall time of its writer threads). Latency is WALPE's own per-edit timing (building the edit, WAL.appendData and WAL.sync), recorded over every edit in an HdrHistogram. CPU per edit: the client JVM's CPU time over WALPE's measured run (its OperatingSystemMXBean), divided by its edits, and the DataNodes' JVM's from /proc over the client's life, divided by every edit the client wrote, the warm-up's included. Machine: $(run_machine) at the end." \
     >"$log" 2>&1 || run_fail "bench wal: the report failed: $(grep -m1 -E 'WalBenchReport|Exception' "$log" || echo "see $log")"
   mv "$run/chart.png.tmp" "$run/chart.png"
   mv "$run/summary.md.tmp" "$run/summary.md"

@@ -95,6 +95,17 @@ refused() {
   refused "not '99999999999999999999'"
 }
 
+@test "bench wal: a warm-up of fewer edits than threads, or not a count, is refused" {
+  run "$HARNESS" bench wal --threads 1,64 --warmup 63
+  refused "--warmup 63 is fewer than 64 threads; every thread needs at least one edit (0: no warm-up)"
+  run "$HARNESS" bench wal --warmup -1
+  refused "--warmup must be a whole number from 0 to 1000000000, not '-1'"
+  run "$HARNESS" bench wal --warmup lots
+  refused "--warmup must be a whole number from 0 to 1000000000, not 'lots'"
+  run "$HARNESS" bench wal --threads 4 --warmup
+  refused "--warmup needs a value"
+}
+
 @test "bench wal: an unknown option, or an option without its value, is refused" {
   run "$HARNESS" bench wal --thread 4
   refused "unknown option '--thread'"
@@ -114,7 +125,7 @@ refused() {
 @test "bench wal: --help prints its usage" {
   run "$HARNESS" bench wal --help
   [ "$status" -eq 0 ]
-  [[ ${lines[0]} == "usage: scripts/harness bench wal [--threads LIST] [--reps N] [--edits N] [--profile]" ]]
+  [[ ${lines[0]} == "usage: scripts/harness bench wal [--threads LIST] [--reps N] [--edits N] [--warmup N]" ]]
   [ ! -e "$HARNESS_WORK/bench" ]
 }
 
@@ -153,6 +164,16 @@ load_lib() {
   [ "$(bench_wal_edits 0 64)" = "80000" ]
   [ "$(bench_wal_edits 0 256)" = "160000" ]
   [ "$(bench_wal_edits 5000 256)" = "5000" ]
+}
+
+@test "bench wal: the warm-up has as many edits as the measurement unless given, 0 for none" {
+  load_lib
+  [ "$(bench_wal_warmup_iterations -1 0 1)" = "10000" ]
+  [ "$(bench_wal_warmup_iterations -1 0 256)" = "625" ]
+  [ "$(bench_wal_warmup_iterations -1 5000 256)" = "19" ]
+  [ "$(bench_wal_warmup_iterations 0 0 64)" = "0" ]
+  [ "$(bench_wal_warmup_iterations 6400 0 64)" = "100" ]
+  [ "$(bench_wal_warmup_iterations 6400 100000 64)" = "100" ]
 }
 
 @test "bench wal: a process's CPU ticks are read from /proc, even with spaces in its name" {

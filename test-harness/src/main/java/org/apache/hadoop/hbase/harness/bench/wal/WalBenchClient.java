@@ -47,7 +47,7 @@ import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
  * result line.
  *
  * <p>Usage: {@code WalBenchClient [--expect-jar JAR] [--expect-edits N] [--timeout-s S]
- * [--parent-pid PID] -- WALPE-ARGS}.
+ * [--parent-pid PID] [--warmup-iterations N] -- WALPE-ARGS}.
  * The WALPE arguments, {@code -Dkey=value} included, go to {@link ToolRunner} unchanged.
  *
  * <p>What it adds to WALPE:
@@ -62,6 +62,10 @@ import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
  * silently load the patched jar, or the other way round), and the histogram must hold exactly
  * {@code --expect-edits} values: WALPE logs a failed writer thread and carries on, which would
  * otherwise report a throughput for edits that were never written.</li>
+ * <li>A warm-up. With {@code --warmup-iterations N}, WALPE first runs with {@code -iterations N}
+ * on a path of its own ({@code -path} with {@code -warmup} appended), in this JVM, and only the
+ * run after it is measured: its writer threads then run code the JIT compiler has compiled
+ * already, as a RegionServer's handlers do, instead of sharing the machine with the compiler.</li>
  * <li>A watchdog ({@link ParentWatchdog}). A run that takes longer than {@code --timeout-s}
  * seconds (a WAL that locked up) prints a thread dump of this JVM to stderr and exits with status
  * 3. With {@code --parent-pid}, it also exits (status 4) as soon as that process (the harness) is
@@ -74,7 +78,7 @@ import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
  *
  * <p>CPU. The CPU time of this JVM (every thread: WALPE's writers, the WAL's threads, the DFS
  * client, GC and JIT) is read from the platform's {@code OperatingSystemMXBean} just before and
- * just after WALPE's run, so JVM start and class loading before it are left out.
+ * just after WALPE's measured run, so JVM start, class loading and the warm-up are left out.
  *
  * <p>Output on stdout: {@code harness-wal-result edits=N p50_us=A p99_us=B max_us=C mean_us=D
  * cpu_ms=E syncs=S latency_source=hdr|walpe-sampled}, where S is the count of WALPE's
@@ -97,11 +101,14 @@ public final class WalBenchClient extends HarnessTool {
   private long expectEdits;
   private long timeoutS;
   private long parentPid;
+  private long warmupIterations;
+  private String[] warmupArgs;
   private String[] walpeArgs = new String[0];
 
   public WalBenchClient() {
     super("WalBenchClient", "WalBenchClient [--expect-jar JAR] [--expect-edits N] "
-      + "[--timeout-s S] [--parent-pid PID] -- WALPE-ARGS", "harness-wal: ERROR: ",
+      + "[--timeout-s S] [--parent-pid PID] [--warmup-iterations N] -- WALPE-ARGS",
+      "harness-wal: ERROR: ",
       "harness-wal: ERROR: ");
   }
 
@@ -120,6 +127,8 @@ public final class WalBenchClient extends HarnessTool {
     addOptWithArg(null, "expect-edits", "the number of edits WALPE must time");
     addOptWithArg(null, "timeout-s", "seconds the run may take (default 600)");
     addOptWithArg(null, "parent-pid", "exit when this process is gone");
+    addOptWithArg(null, "warmup-iterations", "iterations per thread of an unmeasured WALPE run "
+      + "before the measured one, in this JVM (default 0: none)");
   }
 
   @Override
@@ -129,6 +138,8 @@ public final class WalBenchClient extends HarnessTool {
     expectEdits = longValue(cmd, "expect-edits", -1, 0, Long.MAX_VALUE);
     timeoutS = longValue(cmd, "timeout-s", 600, 1, Long.MAX_VALUE / 1_000_000_000L);
     parentPid = longValue(cmd, "parent-pid", -1, 1, Long.MAX_VALUE);
+    warmupIterations = longValue(cmd, "warmup-iterations", 0, 0, Integer.MAX_VALUE);
+    warmupArgs = warmupIterations > 0 ? warmupArgs(walpeArgs, warmupIterations) : null;
   }
 
   @Override
@@ -139,6 +150,15 @@ public final class WalBenchClient extends HarnessTool {
     }
     startWatchdog();
 
+    if (warmupArgs != null) {
+      int rc =
+        ToolRunner.run(HBaseConfiguration.create(), new WALPerformanceEvaluation(), warmupArgs);
+      if (rc != 0) {
+        throw new ToolException("the warm-up run of WALPerformanceEvaluation exited with " + rc);
+      }
+      LOG.info("warm-up of {} iterations per thread done; the measured run starts",
+        warmupIterations);
+    }
     WALPerformanceEvaluation walpe = new WALPerformanceEvaluation();
     HdrReservoir reservoir = new HdrReservoir();
     String source = installReservoir(walpe, reservoir) ? "hdr" : "walpe-sampled";
@@ -172,6 +192,32 @@ public final class WalBenchClient extends HarnessTool {
 
   public static void main(String[] args) {
     launch(new WalBenchClient(), args);
+  }
+
+  /**
+   * WALPE's arguments for the warm-up: {@code -iterations} set to {@code iterations}, and
+   * {@code -path} with {@code -warmup} appended, so that the warm-up's WAL files and the measured
+   * run's never meet.
+   * @throws UsageException if the arguments have no {@code -iterations} or no {@code -path}
+   */
+  static String[] warmupArgs(String[] walpeArgs, long iterations) {
+    String[] args = walpeArgs.clone();
+    boolean sawIterations = false;
+    boolean sawPath = false;
+    for (int i = 0; i + 1 < args.length; i++) {
+      if (args[i].equals("-iterations")) {
+        args[++i] = Long.toString(iterations);
+        sawIterations = true;
+      } else if (args[i].equals("-path")) {
+        args[i + 1] = args[i + 1] + "-warmup";
+        i++;
+        sawPath = true;
+      }
+    }
+    if (!sawIterations || !sawPath) {
+      throw new UsageException("--warmup-iterations needs WALPE's -iterations and -path");
+    }
+    return args;
   }
 
   /** The CPU time this JVM used so far, in nanoseconds. */

@@ -70,6 +70,27 @@ public class TestWalBenchTools {
     assertEquals(Arrays.asList("--expect-edits", "4"), Arrays.asList(own));
   }
 
+  /**
+   * The warm-up runs WALPE with its own iteration count on a path of its own; the measured run's
+   * arguments stay as given. Without -iterations or -path to rewrite, the client is refused.
+   */
+  @Test
+  public void testClientWarmupHasItsOwnIterationsAndPath() {
+    String[] walpe = { "-Dhbase.wal.provider=filesystem", "-threads", "4", "-iterations", "100",
+      "-path", "hdfs://localhost:1/bench/3-patched-fshlog-t4" };
+    assertEquals(
+      Arrays.asList("-Dhbase.wal.provider=filesystem", "-threads", "4", "-iterations", "7",
+        "-path", "hdfs://localhost:1/bench/3-patched-fshlog-t4-warmup"),
+      Arrays.asList(WalBenchClient.warmupArgs(walpe, 7)));
+    assertEquals("the measured run's arguments are untouched", "100", walpe[4]);
+    String p = "harness-wal: ERROR: ";
+    ToolRun.of(new WalBenchClient(), "--warmup-iterations", "5", "--", "-threads", "1",
+      "-iterations", "5").assertUsageError(p,
+        "--warmup-iterations needs WALPE's -iterations and -path");
+    ToolRun.of(new WalBenchClient(), "--warmup-iterations", "x", "--", "-iterations", "5",
+      "-path", "/p").assertUsageError(p, "--warmup-iterations 'x' is not a number");
+  }
+
   @Test
   public void testDfsServerCommandLine() {
     String p = "MiniDfsServer: usage error: ";
