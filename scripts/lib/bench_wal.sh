@@ -28,7 +28,8 @@
 #
 # Globals it owns, for one run: BENCH_WAL_DFS_PID and BENCH_WAL_CLIENT_PID
 # (what bench_wal_stop stops), BENCH_WAL_JVM (the JVM flags of both),
-# BENCH_WAL_CLK_TCK (the kernel's clock ticks per second, for /proc CPU times),
+# BENCH_WAL_CLK_TCK (the kernel's clock ticks per second, for the client's
+# reading of the DataNodes' CPU time from /proc),
 # BENCH_WAL_CP_* (the classpaths and the compiled classes).
 
 BENCH_WAL_IMPLS=(stock-fshlog patched-fshlog stock-asyncfs)
@@ -52,8 +53,9 @@ usage: scripts/harness bench wal [--threads LIST] [--reps N] [--edits N] [--warm
                   and split the same way, so that the measured run does not share the
                   machine with the JIT compiler (default: as many as the measurement's;
                   0: none)
-  --profile       record every client JVM with Java Flight Recorder (raw/*.jfr) and
-                  write where its CPU samples fall (raw/*.profile.txt, and profile.md)
+  --profile       record every measured run (not its warm-up) with Java Flight Recorder
+                  (raw/*.jfr) and write where its CPU samples fall (raw/*.profile.txt,
+                  and profile.md)
 
 Measures stock-fshlog, patched-fshlog and stock-asyncfs with HBase's
 WALPerformanceEvaluation on a MiniDFSCluster of 3 DataNodes (120-byte keys,
@@ -61,7 +63,8 @@ WALPerformanceEvaluation on a MiniDFSCluster of 3 DataNodes (120-byte keys,
 repetitions, p50 and p99 latency, CPU time per edit of the WAL's JVM and of
 the DataNodes' JVM, and edits per filesystem sync. Writes results.csv, summary.md, chart.png and the raw
 output of every run under work/bench/wal/<timestamp>/.
-Environment: HARNESS_BENCH_TIMEOUT (seconds one measurement may take, default 600).
+Environment: HARNESS_BENCH_TIMEOUT (seconds one measurement, its warm-up included, may take,
+default 600).
 USAGE
 }
 
@@ -167,17 +170,6 @@ bench_wal_warmup_iterations() {
     warmup=$(bench_wal_edits "$edits" "$t")
   fi
   printf '%s' $((warmup / t))
-}
-
-# bench_wal_cpu_ticks PID: the user plus system CPU time of PID so far, in
-# clock ticks (/proc/PID/stat, fields 14 and 15; BENCH_WAL_PROC stands for
-# /proc in the tests).
-bench_wal_cpu_ticks() {
-  local stat
-  stat=$(cat "${BENCH_WAL_PROC:-/proc}/$1/stat" 2>/dev/null) || return 1
-  # The command name (field 2) may hold spaces: count fields after its ')'.
-  stat=${stat##*) }
-  awk '{ print $12 + $13 }' <<<"$stat"
 }
 
 # bench_wal_profile_summary TITLE: reads the output of 'jfr print --events
@@ -310,8 +302,8 @@ bench_wal_run_txt() {
   for t in "$@"; do
     e=$(bench_wal_edits "$edits" "$t")
     w=$(bench_wal_warmup_iterations "$warmup" "$edits" "$t")
-    printf '  %s threads: %s edits each, %s in all, after a warm-up of %s each in the same JVM\n' \
-      "$t" $((e / t)) $((e / t * t)) "$w"
+    printf '  %s threads: %s edits each, %s in all, %s\n' "$t" $((e / t)) $((e / t * t)) \
+      "$(if [[ $w -eq 0 ]]; then echo "no warm-up"; else echo "after a warm-up of $w each in the same JVM"; fi)"
   done
 }
 
@@ -326,16 +318,18 @@ bench_wal_measure() {
     stock-asyncfs) cp=$BENCH_WAL_CP_STOCK version=$(stock_version) provider=asyncfs ;;
   esac
   raw=$run/raw/$(printf '%0*d' "${#total}" "$n")-rep$rep-t$t-$impl.log
-  local uri dfs_before dfs_after
+  local uri
   local -a jfr=()
   uri=$(cat "$run/dfs.uri")
-  [[ $BENCH_WAL_PROFILE -eq 0 ]] || jfr=("-XX:StartFlightRecording=filename=${raw%.log}.jfr,settings=profile,dumponexit=true")
-  dfs_before=$(bench_wal_cpu_ticks "$BENCH_WAL_DFS_PID") || run_fail "bench wal: the MiniDFSCluster died (see $run/logs/dfs.log)"
-  (cd "$run" && exec "$JAVA_HOME/bin/java" "${BENCH_WAL_JVM[@]}" "${jfr[@]}" \
+  # The client records the measured run only, not the warm-up.
+  [[ $BENCH_WAL_PROFILE -eq 0 ]] || jfr=(--jfr "${raw%.log}.jfr")
+  kill -0 "$BENCH_WAL_DFS_PID" 2>/dev/null || run_fail "bench wal: the MiniDFSCluster died (see $run/logs/dfs.log)"
+  (cd "$run" && exec "$JAVA_HOME/bin/java" "${BENCH_WAL_JVM[@]}" \
     -Dlog4j2.configurationFile="$run/conf/log4j2-client.properties" \
     -cp "$BENCH_WAL_CLASSES:$cp" "$BENCH_WAL_PKG.WalBenchClient" \
     --expect-jar "hbase-server-$version" --expect-edits $((iters * t)) \
-    --timeout-s "$timeout_s" --parent-pid "$$" --warmup-iterations "$warm" -- \
+    --timeout-s "$timeout_s" --parent-pid "$$" --warmup-iterations "$warm" \
+    --dfs-pid "$BENCH_WAL_DFS_PID" --clk-tck "$BENCH_WAL_CLK_TCK" "${jfr[@]}" -- \
     -Dhbase.wal.provider="$provider" -Dfs.defaultFS="$uri" -Dhbase.rootdir="$uri/hbase" \
     -threads "$t" -iterations "$iters" -keySize "$BENCH_WAL_KEY_SIZE" \
     -valueSize "$BENCH_WAL_VALUE_SIZE" -path "$uri/bench/$n-$impl-t$t") \
@@ -349,9 +343,9 @@ bench_wal_measure() {
   elif [[ $rc -ne 0 ]]; then
     run_fail "$what failed (exit $rc): $(grep -m1 -E 'harness-wal: ERROR|Exception' "$raw" || echo "see $raw")"
   fi
-  dfs_after=$(bench_wal_cpu_ticks "$BENCH_WAL_DFS_PID") || run_fail "bench wal: the MiniDFSCluster died (see $run/logs/dfs.log)"
+  kill -0 "$BENCH_WAL_DFS_PID" 2>/dev/null || run_fail "bench wal: the MiniDFSCluster died (see $run/logs/dfs.log)"
   # WALPE's own throughput line, and the client's latency and CPU line.
-  local summary_line result ops p50 p99 secs cpu_ms syncs edits=$((iters * t)) wal_cpu dfs_cpu per_sync
+  local summary_line result ops p50 p99 secs cpu_ms dfs_cpu_ms syncs edits=$((iters * t)) wal_cpu dfs_cpu per_sync
   # The measured run's line comes after the warm-up's, which may have as many iterations.
   summary_line=$(grep -E "Summary: threads=$t, iterations=$iters, .* took [0-9.]+s [0-9.]+ops/s" "$raw" | tail -n 1 || true)
   result=$(grep -m1 -E '^harness-wal-result ' "$raw" || true)
@@ -362,15 +356,15 @@ bench_wal_measure() {
   p99=$(sed -E 's/.* p99_us=([0-9.]+).*/\1/' <<<"$result")
   [[ $result =~ \ cpu_ms=([0-9.]+) ]] || run_fail "bench wal: no CPU time from $impl with $t threads (rep $rep); see $raw"
   cpu_ms=${BASH_REMATCH[1]}
+  [[ $result =~ \ dfs_cpu_ms=([0-9.]+) ]] || run_fail "bench wal: no DataNode CPU time from $impl with $t threads (rep $rep); see $raw"
+  dfs_cpu_ms=${BASH_REMATCH[1]}
   if ! [[ $result =~ \ syncs=([0-9]+) ]] || [[ ${BASH_REMATCH[1]} -le 0 ]]; then
     run_fail "bench wal: no count of filesystem syncs from $impl with $t threads (rep $rep); see $raw"
   fi
   syncs=${BASH_REMATCH[1]}
   per_sync=$(awk -v s="$syncs" -v n="$edits" 'BEGIN { printf "%.2f", n / s }')
   wal_cpu=$(awk -v ms="$cpu_ms" -v n="$edits" 'BEGIN { printf "%.1f", ms * 1000 / n }')
-  # The DataNodes' CPU over the client's life, over every edit it wrote, the warm-up's too.
-  dfs_cpu=$(awk -v d=$((dfs_after - dfs_before)) -v hz="$BENCH_WAL_CLK_TCK" -v n=$((edits + warm * t)) \
-    'BEGIN { printf "%.1f", d / hz * 1000000 / n }')
+  dfs_cpu=$(awk -v ms="$dfs_cpu_ms" -v n="$edits" 'BEGIN { printf "%.1f", ms * 1000 / n }')
   printf '%s,%s,%s,%.1f,%s,%s,%s,%s,%s,%s\n' "$impl" "$t" "$rep" "$ops" "$p50" "$p99" "$secs" "$wal_cpu" "$dfs_cpu" "$per_sync" \
     >>"$run/results.csv.partial"
   if [[ $BENCH_WAL_PROFILE -eq 1 ]]; then
@@ -393,7 +387,7 @@ bench_wal_report() {
     --title "WAL benchmark $(basename "$run")" \
     --note "HBase's WALPerformanceEvaluation on a MiniDFSCluster of $BENCH_WAL_DATANODES DataNodes (its own JVM, loopback), one fresh client JVM per measurement; $BENCH_WAL_KEY_SIZE-byte keys, $BENCH_WAL_VALUE_SIZE-byte values, one region, a sync after every edit; $(if [[ $edits -eq 0 ]]; then echo "10,000 x ceil(sqrt(threads)) edits per measurement"; else echo "$edits edits per measurement"; fi) split across the threads, $(if [[ $warmup -lt 0 ]]; then echo "each after an unmeasured warm-up of as many edits in the same JVM"; elif [[ $warmup -eq 0 ]]; then echo "with no warm-up"; else echo "each after an unmeasured warm-up of $warmup edits in the same JVM"; fi); $reps repetition$([[ $reps -eq 1 ]] || echo s), interleaved (rep, then threads, then implementation, the order of the implementations rotating between reps)." \
     --note "stock-fshlog: hbase-server $(stock_version), hbase.wal.provider=filesystem. patched-fshlog: hbase-server $(patched_version) (work tree at $(bench_wal_tree_head)), filesystem. stock-asyncfs: hbase-server $(stock_version), asyncfs." \
-    --note "Throughput is WALPE's own figure (edits over the wall time of its writer threads). Latency is WALPE's own per-edit timing (building the edit, WAL.appendData and WAL.sync), recorded over every edit in an HdrHistogram. CPU per edit: the client JVM's CPU time over WALPE's measured run (its OperatingSystemMXBean), divided by its edits, and the DataNodes' JVM's from /proc over the client's life, divided by every edit the client wrote, the warm-up's included. Machine: $(run_machine) at the end." \
+    --note "Throughput is WALPE's own figure (edits over the wall time of its writer threads). Latency is WALPE's own per-edit timing (building the edit, WAL.appendData and WAL.sync), recorded over every edit in an HdrHistogram. CPU per edit: the client JVM's CPU time (its OperatingSystemMXBean) and the DataNodes' JVM's (from /proc), both over WALPE's measured run, divided by its edits. Machine: $(run_machine) at the end." \
     >"$log" 2>&1 || run_fail "bench wal: the report failed: $(grep -m1 -E 'WalBenchReport|Exception' "$log" || echo "see $log")"
   mv "$run/chart.png.tmp" "$run/chart.png"
   mv "$run/summary.md.tmp" "$run/summary.md"

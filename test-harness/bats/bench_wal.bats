@@ -176,25 +176,6 @@ load_lib() {
   [ "$(bench_wal_warmup_iterations 6400 100000 64)" = "100" ]
 }
 
-@test "bench wal: a process's CPU ticks are read from /proc, even with spaces in its name" {
-  load_lib
-  local ticks
-  ticks=$(bench_wal_cpu_ticks $$)
-  [[ $ticks =~ ^[0-9]+$ ]]
-  # A busy loop raises them.
-  local end=$((SECONDS + 2))
-  while [[ $SECONDS -lt $end ]]; do :; done
-  [ "$(bench_wal_cpu_ticks $$)" -gt "$ticks" ]
-  run bench_wal_cpu_ticks 999999999
-  [ "$status" -ne 0 ]
-  # Field 2, the command name, may hold spaces and parentheses.
-  mkdir -p "$BATS_TEST_TMPDIR/proc/42"
-  printf '42 (a (b) c) S 1 42 42 0 -1 4194560 100 0 0 0 700 300 0 0 20 0 1 0 5 0 0\n' \
-    >"$BATS_TEST_TMPDIR/proc/42/stat"
-  BENCH_WAL_PROC="$BATS_TEST_TMPDIR/proc" run bench_wal_cpu_ticks 42
-  [ "$output" = "1000" ]
-}
-
 @test "bench wal: a flight recording's CPU samples are summed per thread and per method" {
   load_lib
   local f="$BATS_TEST_TMPDIR/samples.txt" out

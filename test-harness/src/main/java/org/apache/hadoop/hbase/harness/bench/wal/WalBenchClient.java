@@ -21,14 +21,19 @@ import com.codahale.metrics.Histogram;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Snapshot;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.harness.util.HarnessTool;
 import org.apache.hadoop.hbase.harness.util.ParentWatchdog;
@@ -47,7 +52,8 @@ import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
  * result line.
  *
  * <p>Usage: {@code WalBenchClient [--expect-jar JAR] [--expect-edits N] [--timeout-s S]
- * [--parent-pid PID] [--warmup-iterations N] -- WALPE-ARGS}.
+ * [--parent-pid PID] [--warmup-iterations N] [--dfs-pid PID --clk-tck N] [--jfr FILE] --
+ * WALPE-ARGS}.
  * The WALPE arguments, {@code -Dkey=value} included, go to {@link ToolRunner} unchanged.
  *
  * <p>What it adds to WALPE:
@@ -78,10 +84,16 @@ import org.apache.hbase.thirdparty.org.apache.commons.cli.CommandLine;
  *
  * <p>CPU. The CPU time of this JVM (every thread: WALPE's writers, the WAL's threads, the DFS
  * client, GC and JIT) is read from the platform's {@code OperatingSystemMXBean} just before and
- * just after WALPE's measured run, so JVM start, class loading and the warm-up are left out.
+ * just after WALPE's measured run, so JVM start, class loading and the warm-up are left out. With
+ * {@code --dfs-pid}, the CPU time of that process (the MiniDFSCluster's JVM) is read from
+ * {@code /proc/PID/stat} over the same window, in ticks of {@code --clk-tck} per second.
+ *
+ * <p>Profile. With {@code --jfr FILE}, a Flight Recorder recording with the JDK's
+ * {@code profile} settings covers the measured run, and only it, and is written to FILE.
  *
  * <p>Output on stdout: {@code harness-wal-result edits=N p50_us=A p99_us=B max_us=C mean_us=D
- * cpu_ms=E syncs=S latency_source=hdr|walpe-sampled}, where S is the count of WALPE's
+ * cpu_ms=E [dfs_cpu_ms=F] syncs=S latency_source=hdr|walpe-sampled}, where S is the count of
+ * WALPE's
  * {@code syncMeter}: the WAL's postSync calls, one per filesystem sync the WAL issued. Errors are
  * one {@code harness-wal: ERROR:} line on stderr.
  * Exit status: 0 on success, 1 when WALPE or a check fails, 2 on a bad command line, 3 on
@@ -103,11 +115,15 @@ public final class WalBenchClient extends HarnessTool {
   private long parentPid;
   private long warmupIterations;
   private String[] warmupArgs;
+  private long dfsPid;
+  private long clkTck;
+  private String jfr;
   private String[] walpeArgs = new String[0];
 
   public WalBenchClient() {
     super("WalBenchClient", "WalBenchClient [--expect-jar JAR] [--expect-edits N] "
-      + "[--timeout-s S] [--parent-pid PID] [--warmup-iterations N] -- WALPE-ARGS",
+      + "[--timeout-s S] [--parent-pid PID] [--warmup-iterations N] "
+      + "[--dfs-pid PID --clk-tck N] [--jfr FILE] -- WALPE-ARGS",
       "harness-wal: ERROR: ",
       "harness-wal: ERROR: ");
   }
@@ -129,6 +145,10 @@ public final class WalBenchClient extends HarnessTool {
     addOptWithArg(null, "parent-pid", "exit when this process is gone");
     addOptWithArg(null, "warmup-iterations", "iterations per thread of an unmeasured WALPE run "
       + "before the measured one, in this JVM (default 0: none)");
+    addOptWithArg(null, "dfs-pid", "also report the CPU time of this process over the measured "
+      + "run, from /proc");
+    addOptWithArg(null, "clk-tck", "the kernel's clock ticks per second, for --dfs-pid");
+    addOptWithArg(null, "jfr", "record the measured run with Flight Recorder into this file");
   }
 
   @Override
@@ -140,6 +160,12 @@ public final class WalBenchClient extends HarnessTool {
     parentPid = longValue(cmd, "parent-pid", -1, 1, Long.MAX_VALUE);
     warmupIterations = longValue(cmd, "warmup-iterations", 0, 0, Integer.MAX_VALUE);
     warmupArgs = warmupIterations > 0 ? warmupArgs(walpeArgs, warmupIterations) : null;
+    dfsPid = longValue(cmd, "dfs-pid", -1, 1, Long.MAX_VALUE);
+    clkTck = longValue(cmd, "clk-tck", -1, 1, 1_000_000);
+    if ((dfsPid > 0) != (clkTck > 0)) {
+      throw new UsageException("--dfs-pid and --clk-tck go together");
+    }
+    jfr = value(cmd, "jfr");
   }
 
   @Override
@@ -167,9 +193,22 @@ public final class WalBenchClient extends HarnessTool {
         + "reservoir");
     }
 
+    Recording recording = null;
+    if (jfr != null) {
+      recording = new Recording(Configuration.getConfiguration("profile"));
+      recording.setDestination(Paths.get(jfr));
+      recording.start();
+    }
+    long dfsBefore = dfsPid > 0 ? procCpuTicks(dfsPid) : 0;
     long cpuBefore = processCpuNanos();
     int rc = ToolRunner.run(HBaseConfiguration.create(), walpe, walpeArgs);
     long cpuNanos = processCpuNanos() - cpuBefore;
+    long dfsTicks = dfsPid > 0 ? procCpuTicks(dfsPid) - dfsBefore : 0;
+    if (recording != null) {
+      // Writes the recording to its destination.
+      recording.stop();
+      recording.close();
+    }
     if (rc != 0) {
       throw new ToolException("WALPerformanceEvaluation exited with " + rc);
     }
@@ -181,10 +220,12 @@ public final class WalBenchClient extends HarnessTool {
     }
     Snapshot s = h.getSnapshot();
     System.out.println(String.format(Locale.ROOT,
-      "%s edits=%d p50_us=%.1f p99_us=%.1f max_us=%.1f mean_us=%.1f cpu_ms=%.1f syncs=%d"
+      "%s edits=%d p50_us=%.1f p99_us=%.1f max_us=%.1f mean_us=%.1f cpu_ms=%.1f%s syncs=%d"
         + " latency_source=%s",
       RESULT_PREFIX, count, s.getMedian() / 1e3, s.get99thPercentile() / 1e3, s.getMax() / 1e3,
-      s.getMean() / 1e3, cpuNanos / 1e6, syncCount(walpe), source));
+      s.getMean() / 1e3, cpuNanos / 1e6,
+      dfsPid > 0 ? String.format(Locale.ROOT, " dfs_cpu_ms=%.1f", dfsTicks * 1000.0 / clkTck) : "",
+      syncCount(walpe), source));
     // WALPE leaves daemon and non-daemon threads (the log roller, DFS client threads) behind:
     // launch() ends the JVM.
     return EXIT_SUCCESS;
@@ -218,6 +259,37 @@ public final class WalBenchClient extends HarnessTool {
       throw new UsageException("--warmup-iterations needs WALPE's -iterations and -path");
     }
     return args;
+  }
+
+  /** The user plus system CPU time of a process so far, in clock ticks, from /proc. */
+  static long procCpuTicks(long pid) throws ToolException {
+    String stat;
+    try {
+      stat = new String(Files.readAllBytes(Paths.get("/proc", Long.toString(pid), "stat")),
+        StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new ToolException("cannot read the CPU time of process " + pid + ": " + e);
+    }
+    return statCpuTicks(stat);
+  }
+
+  /**
+   * utime plus stime (fields 14 and 15) of a {@code /proc/PID/stat} line. The command name, field
+   * 2, is in parentheses and may hold spaces and parentheses: the fields are counted from the
+   * last ')'.
+   */
+  static long statCpuTicks(String stat) throws ToolException {
+    int close = stat.lastIndexOf(')');
+    String[] f = close < 0 ? new String[0] : stat.substring(close + 1).trim().split(" +");
+    // f[0] is field 3 (the state): utime is f[11], stime f[12].
+    if (f.length < 13) {
+      throw new ToolException("not a /proc stat line: " + stat.trim());
+    }
+    try {
+      return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    } catch (NumberFormatException e) {
+      throw new ToolException("not a /proc stat line: " + stat.trim());
+    }
   }
 
   /** The CPU time this JVM used so far, in nanoseconds. */

@@ -19,12 +19,14 @@ package org.apache.hadoop.hbase.harness.bench.wal;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import org.apache.hadoop.hbase.harness.util.ToolException;
 import org.apache.hadoop.hbase.harness.util.ToolRun;
 import org.junit.BeforeClass;
 import org.junit.Rule;
@@ -89,6 +91,31 @@ public class TestWalBenchTools {
         "--warmup-iterations needs WALPE's -iterations and -path");
     ToolRun.of(new WalBenchClient(), "--warmup-iterations", "x", "--", "-iterations", "5",
       "-path", "/p").assertUsageError(p, "--warmup-iterations 'x' is not a number");
+  }
+
+  /**
+   * The DataNodes' CPU time comes from /proc: fields 14 and 15, counted after the command name,
+   * which may hold spaces and parentheses; this JVM's own ticks rise while it spins. A pid
+   * without --clk-tck, or a line that is not a stat line, is refused.
+   */
+  @Test
+  public void testClientReadsAProcessCpuTicksFromProc() throws Exception {
+    assertEquals(1000, WalBenchClient.statCpuTicks(
+      "42 (a (b) c) S 1 42 42 0 -1 4194560 100 0 0 0 700 300 0 0 20 0 1 0 5 0 0\n"));
+    assertThrows(ToolException.class, () -> WalBenchClient.statCpuTicks("42 (java) S 1 2"));
+    assertThrows(ToolException.class, () -> WalBenchClient.statCpuTicks("no stat here"));
+    long pid = ProcessHandle.current().pid();
+    long before = WalBenchClient.procCpuTicks(pid);
+    long end = System.nanoTime() + 2_000_000_000L;
+    long spin = 0;
+    while (System.nanoTime() < end) {
+      spin++;
+    }
+    assertTrue("spun " + spin, WalBenchClient.procCpuTicks(pid) > before);
+    assertThrows(ToolException.class, () -> WalBenchClient.procCpuTicks(999_999_999L));
+    String p = "harness-wal: ERROR: ";
+    ToolRun.of(new WalBenchClient(), "--dfs-pid", "42", "--", "-threads", "1")
+      .assertUsageError(p, "--dfs-pid and --clk-tck go together");
   }
 
   @Test
