@@ -275,7 +275,7 @@ bench_wal_tree_head() {
   printf '%s' "$head"
 }
 
-# bench_wal_run_txt REPS EDITS THREADS...: what the run is, for run.txt.
+# bench_wal_run_txt REPS EDITS WARMUP THREADS...: what the run is, for run.txt.
 bench_wal_run_txt() {
   local reps=$1 edits=$2 warmup=$3 t list
   shift 3
