@@ -35,11 +35,15 @@ usage: scripts/harness cluster start [--build stock|patched] [--regionservers N]
        scripts/harness cluster status
        scripts/harness cluster kill ROLE|all
        scripts/harness cluster restart ROLE|all
+       scripts/harness cluster pause ROLE
+       scripts/harness cluster resume ROLE
 A local cluster on loopback, each role a JVM of its own: zk, nn, dn1..dn3,
 master, rs1..rsN (default 3, at most 20). --pmem gives each RegionServer a
 persistent-memory folder (DIR/rsI, default under /dev/shm) and retained
 assignment; 'stop' removes the folders unless --keep-pmem. kill is SIGKILL;
-restart starts a role (or all) again on the same ports and folders.
+restart starts a role (or all) again on the same ports and folders; pause
+stops a role's JVM with SIGSTOP, as a long GC pause or a partition would, and
+resume continues it with SIGCONT.
 Environment: HARNESS_CLUSTER_DIR (default work/cluster),
 HARNESS_CLUSTER_PORT_BASE (17000; 1024-65400), HARNESS_CLUSTER_TIMEOUT
 (180 s a role may take to start; 10-86400), HARNESS_CLUSTER_{ZK,NN,DN,MASTER,RS}_HEAP.
@@ -47,7 +51,7 @@ USAGE
 }
 
 cmd_cluster() {
-  [[ $# -gt 0 ]] || usage_error "cluster needs start, stop, status, kill ROLE or restart ROLE"
+  [[ $# -gt 0 ]] || usage_error "cluster needs start, stop, status, kill ROLE, restart ROLE, pause ROLE or resume ROLE"
   local sub=$1
   shift
   case $sub in
@@ -67,7 +71,9 @@ cmd_cluster() {
     status) cluster_status "$@" ;;
     kill) cluster_kill "$@" ;;
     restart) cluster_restart "$@" ;;
-    *) usage_error "unknown cluster command '$sub' (start, stop, status, kill ROLE|all, restart ROLE|all)" ;;
+    pause) cluster_signal pause STOP "$@" ;;
+    resume) cluster_signal resume CONT "$@" ;;
+    *) usage_error "unknown cluster command '$sub' (start, stop, status, kill ROLE|all, restart ROLE|all, pause ROLE, resume ROLE)" ;;
   esac
 }
 
@@ -372,6 +378,35 @@ cluster_kill() {
   info "cluster: killed $role (pid $pid) with SIGKILL"
 }
 
+# cluster_signal pause|resume STOP|CONT ROLE: stops or continues one running
+# role's JVM, and waits until the kernel shows it stopped or running.
+cluster_signal() {
+  local cmd=$1 sig=$2 pid i
+  shift 2
+  [[ $# -eq 1 ]] || usage_error "cluster $cmd needs one ROLE (e.g. rs1)"
+  local role=$1
+  require_role "$role"
+  cluster_lock
+  pid=$(role_pid "$role") || die "cluster: $role is not running"
+  if [[ $cmd == pause ]]; then
+    ! role_paused "$pid" || die "cluster: $role (pid $pid) is paused already"
+  else
+    role_paused "$pid" || die "cluster: $role (pid $pid) is not paused"
+  fi
+  kill "-$sig" "$pid"
+  for ((i = 0; i < 100; i++)); do
+    if [[ $cmd == pause ]] && role_paused "$pid"; then
+      info "cluster: paused $role (pid $pid) with SIGSTOP; 'cluster resume $role' continues it"
+      return 0
+    elif [[ $cmd == resume ]] && ! role_paused "$pid"; then
+      info "cluster: resumed $role (pid $pid) with SIGCONT"
+      return 0
+    fi
+    sleep 0.1
+  done
+  die "cluster: $role (pid $pid) did not $cmd within 10s of SIGSTOP/SIGCONT"
+}
+
 cluster_restart() {
   [[ $# -eq 1 ]] || usage_error "cluster restart needs one ROLE (e.g. rs1) or all"
   local role=$1 t0
@@ -427,16 +462,17 @@ cluster_status() {
   fi
   local role pid state down=0
   printf 'cluster %s: %s build (%s)\n' "$CLUSTER_DIR" "$(cluster_setting BUILD)" "$(cluster_setting VERSION)"
-  printf '%-7s %-5s %-8s %-18s %s\n' ROLE STATE PID PORTS LOG
+  printf '%-7s %-6s %-8s %-18s %s\n' ROLE STATE PID PORTS LOG
   for role in $(cluster_roles); do
     if pid=$(role_pid "$role"); then
       state=up
+      ! role_paused "$pid" || state=paused
     else
       state=down
       pid=-
       down=1
     fi
-    printf '%-7s %-5s %-8s %-18s %s\n' "$role" "$state" "$pid" "$(role_ports "$role" | tr ' ' ,)" "$(role_log "$role")"
+    printf '%-7s %-6s %-8s %-18s %s\n' "$role" "$state" "$pid" "$(role_ports "$role" | tr ' ' ,)" "$(role_log "$role")"
   done
   if role_pid master >/dev/null; then
     require_java

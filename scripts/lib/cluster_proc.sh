@@ -55,6 +55,16 @@ role_pid() {
   printf '%s' "$pid"
 }
 
+# role_paused PID: true while the process is stopped by a signal (state T in
+# /proc/PID/stat; the field after the command, whose parentheses may hold
+# spaces).
+role_paused() {
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  stat=${stat##*) }
+  [[ ${stat%% *} == T ]]
+}
+
 # cluster_stray_pids: live processes of this cluster folder, pid file or not.
 cluster_stray_pids() {
   local f pid cmd
@@ -261,6 +271,8 @@ stop_roles() {
   for role in "$@"; do
     if pid=$(role_pid "$role"); then
       kill -TERM "$pid" 2>/dev/null || true
+      # A paused role (cluster pause) handles the SIGTERM once it runs again.
+      kill -CONT "$pid" 2>/dev/null || true
       pids+=("$pid")
       names+=("$role")
     fi

@@ -29,12 +29,17 @@
 # series' SYNCHRONOUS_REGION_REPLICATION): every primary is moved off one
 # RegionServer, which is killed under load and restarted; writes must go on
 # without it, its secondaries must come back in sync, and every acknowledged
-# row must read back from every replica. The shared steps are in crashrun.sh.
+# row must read back from every replica. With --lose-host too, every primary
+# is then gathered on one RegionServer, which is killed under load, its pmem
+# folder deleted and never restarted: a secondary of each region must take
+# over, and every acknowledged row must read back from it. The shared steps
+# are in crashrun.sh.
 #
 # Globals it owns, for one run: CRASH_VICTIM (the rs phase's RegionServer,
 # which the lost phase kills again), CRASH_KILLED (how the summary names
 # the phase's victim), CRASH_LEDGERS (every phase's ledger so
-# far), CRASH_ROWS (the summary's rows) and CRASH_LOST (rows lost or wrong).
+# far), CRASH_ROWS (the summary's rows), CRASH_LOST (rows lost or wrong) and
+# CRASH_NOTES (the summary's lines after the rows).
 
 CRASH_TABLE=harness_crash
 # hbase.master.memstore.pmem.host.wait.ms of --mode rs-lost on the patched build.
@@ -43,7 +48,9 @@ CRASH_LOST_HOST_WAIT_MS=45000
 crash_usage() {
   cat <<'USAGE'
 usage: scripts/harness crash [--mode rs|cluster|both|rs-lost|secondary] [--rows N] [--regions N]
-         [--regionservers N] [--replicas N] [--down SECONDS] [--threads N] [--value-size N]
+         [--regionservers N] [--replicas N [--pause-primaries] [--lose-host]] [--down SECONDS]
+         [--threads N]
+         [--value-size N]
          [--durability SKIP_WAL|ASYNC_WAL|SYNC_WAL|FSYNC_WAL]
          [--build stock|patched] [--pmem [DIR] | --no-pmem]
          [--timeout SECONDS] [--keep-cluster] [--conf KEY=VALUE ...]
@@ -54,13 +61,24 @@ the same RegionServer killed again and left down, so that its regions open
 elsewhere (the patched master waits 45 s for it, unless --conf
 hbase.master.memstore.pmem.host.wait.ms=MS says otherwise; a stock master is
 restarted to stop waiting).
---replicas N (3 to 10; the patched build; --mode secondary, which needs it):
+--replicas N (3 to 10; the patched build; --mode secondary, which needs it,
+or --mode cluster: every role killed and restarted, then every row read back
+from each replica once every secondary is in sync again):
 each region has N replicas, the secondaries fed synchronously, with the
 default minimum of 2 in sync, so that writes go on without one secondary;
 --regionservers defaults to N + 1. Every primary is moved off the RegionServer with the most
 secondaries, which is killed during the load, left down --down seconds
 (default 20) and restarted; then every secondary must be named in sync again,
 and every acknowledged row must read back from each replica (TIMELINE gets).
+--pause-primaries (with --replicas): then every primary is gathered on one
+RegionServer without hbase:meta, every secondary off it; its JVM is stopped
+(SIGSTOP) during a load until every region opened elsewhere, then continued
+(SIGCONT): it must acknowledge no write the new primaries lack, and abort.
+--lose-host (with --replicas): then every primary is gathered on one
+RegionServer without hbase:meta, every secondary off it; it is killed during a
+second load, its pmem folder deleted, and left down for good. Each region must
+serve again from a secondary the master promoted, with every acknowledged row
+of the run, and every secondary must be named in sync again.
 Exit 0 when every acknowledged row reads back with its value, 1 when one is
 lost or the run fails, 2 on bad input.
 USAGE
@@ -69,7 +87,7 @@ USAGE
 crash_main() {
   local -A o=([mode]=both [rows]=20000 [regions]=8 [rsn]=3 [threads]=8 [value_size]=1024
     [durability]=SKIP_WAL [build]=patched [pmem_on]=1 [pmem]="" [timeout]=600 [keep]=0
-    [replicas]=1 [down]=20 [mode_set]=0 [rsn_set]=0 [down_set]=0)
+    [replicas]=1 [down]=20 [lose_host]=0 [pause]=0 [mode_set]=0 [rsn_set]=0 [down_set]=0)
   local -a confs=() start=() phases=()
   crash_parse o confs "$@"
   crash_check_replicas o
@@ -93,7 +111,7 @@ crash_main() {
   info "crash: run folder $RUN_DIR"
   crashrun_cluster_start "$RUN_DIR/cluster" "${start[@]}"
   crash_tool create --regions "${o[regions]}" --replicas "${o[replicas]}"
-  if [[ ${o[mode]} == secondary ]]; then
+  if [[ ${o[replicas]} -gt 1 ]]; then
     printf 'phase,killed,replica,rows_acked,reads_found,lost,wrong,acked_after_kill\n' \
       >"$RUN_DIR/results.csv.partial"
   else
@@ -107,17 +125,24 @@ crash_main() {
     rs-lost) phases=(rs lost) ;;
     secondary) phases=(secondary) ;;
   esac
+  [[ ${o[replicas]} -eq 1 || ${o[mode]} != cluster ]] || phases=(cluster-replicas)
+  [[ ${o[pause]} -eq 0 ]] || phases+=(paused)
+  [[ ${o[lose_host]} -eq 0 ]] || phases+=(host-lost)
   CRASH_VICTIM=""
   CRASH_LEDGERS=()
   CRASH_ROWS=""
   CRASH_LOST=0
+  CRASH_NOTES=""
+  CRASH_NOT_PROMOTED=0
   local phase
   for phase in "${phases[@]}"; do
-    if [[ $phase == secondary ]]; then
-      crash_secondary_phase o
-    else
-      crash_phase o "$phase"
-    fi
+    case $phase in
+      secondary) crash_secondary_phase o ;;
+      cluster-replicas) crash_cluster_replicas_phase o ;;
+      paused) crash_paused_phase o ;;
+      host-lost) crash_host_lost_phase o ;;
+      *) crash_phase o "$phase" ;;
+    esac
   done
   crash_summary o >"$RUN_DIR/summary.txt"
   echo
@@ -127,6 +152,9 @@ crash_main() {
   run_finish
   if [[ $CRASH_LOST -ne 0 ]]; then
     die "crash: $CRASH_LOST acknowledged rows lost or wrong (see $run/summary.txt)"
+  fi
+  if [[ $CRASH_NOT_PROMOTED -ne 0 ]]; then
+    die "crash: $CRASH_NOT_PROMOTED regions of the lost RegionServer were not promoted to a secondary (see $run/summary.txt)"
   fi
 }
 
@@ -192,6 +220,14 @@ crash_parse() {
         cp_o[keep]=1
         shift
         ;;
+      --lose-host)
+        cp_o[lose_host]=1
+        shift
+        ;;
+      --pause-primaries)
+        cp_o[pause]=1
+        shift
+        ;;
       -h | --help)
         crash_usage
         exit 0
@@ -203,17 +239,21 @@ crash_parse() {
 
 # crash_check_replicas OPTS: --replicas and --mode secondary go together, on
 # the patched build, with a RegionServer more than replicas (the default);
-# --down only with them.
+# --down and --lose-host only with them.
 crash_check_replicas() {
   local -n ccr_o=$1
   if [[ ${ccr_o[replicas]} -eq 1 ]]; then
     [[ ${ccr_o[mode]} != secondary ]] || usage_error "crash: --mode secondary needs --replicas N (3 or more)"
     [[ ${ccr_o[down_set]} -eq 0 ]] || usage_error "crash: --down goes with --replicas N"
+    [[ ${ccr_o[lose_host]} -eq 0 ]] || usage_error "crash: --lose-host goes with --replicas N (3 or more); without replicas, --mode rs-lost loses a RegionServer"
+    [[ ${ccr_o[pause]} -eq 0 ]] || usage_error "crash: --pause-primaries goes with --replicas N (3 or more)"
     return 0
   fi
-  [[ ${ccr_o[mode_set]} -eq 0 || ${ccr_o[mode]} == secondary ]] ||
-    usage_error "crash: --replicas goes with --mode secondary (its default), not --mode ${ccr_o[mode]}"
-  ccr_o[mode]=secondary
+  [[ ${ccr_o[mode_set]} -eq 0 || ${ccr_o[mode]} == secondary || ${ccr_o[mode]} == cluster ]] ||
+    usage_error "crash: --replicas goes with --mode secondary (its default) or cluster, not --mode ${ccr_o[mode]}"
+  [[ ${ccr_o[mode_set]} -eq 1 ]] || ccr_o[mode]=secondary
+  [[ ${ccr_o[mode]} == secondary || ${ccr_o[down_set]} -eq 0 ]] ||
+    usage_error "crash: --down goes with --mode secondary"
   [[ ${ccr_o[build]} == patched ]] ||
     usage_error "crash: --replicas needs the patched build: stock has no synchronous region replication"
   if [[ ${ccr_o[rsn_set]} -eq 0 ]]; then
@@ -245,6 +285,8 @@ crash_run_txt() {
     "${crt_o[rows]}" "${crt_o[regions]}" "${crt_o[rsn]}"
   if [[ ${crt_o[replicas]} -gt 1 ]]; then
     printf 'replicas: %s, synchronous\ndown: %s s\n' "${crt_o[replicas]}" "${crt_o[down]}"
+    [[ ${crt_o[pause]} -eq 0 ]] || printf 'then: the RegionServer of every primary paused (SIGSTOP) until they opened elsewhere\n'
+    [[ ${crt_o[lose_host]} -eq 0 ]] || printf 'then: the RegionServer of every primary lost for good\n'
   fi
   printf 'threads: %s\nvalue size: %s\ndurability: %s\npmem: %s\ncluster: %s\n' "${crt_o[threads]}" \
     "${crt_o[value_size]}" "${crt_o[durability]}" "$pmem" "$CLUSTER_DIR"
@@ -325,6 +367,219 @@ crash_secondary_phase() {
   for ((i = 0; i < csp_o[replicas]; i++)); do
     crash_read_back_replica "$phase" "$victim ($held secondaries)" "${csp_o[value_size]}" "$i"
   done
+  CRASH_NOTES+=$(printf 'secondary: rows acknowledged after the kill, the RegionServer down: %s (down %s s)' \
+    "$CRASH_DOWN_ACKED" "$CRASH_DOWN_S")$'\n'
+  CRASH_NOTES+=$(printf 'secondary: every secondary named in sync again %s s after its restart began' \
+    "$CRASH_IN_SYNC_S")$'\n'
+}
+
+# crash_host_lost_phase OPTS: the phase of --lose-host: every primary of the
+# table onto one RegionServer without hbase:meta and every secondary off it
+# (the primaries step); once every secondary is named in sync, the load
+# starts; once a tenth of its rows are acknowledged that server is killed
+# with SIGKILL, its pmem folder deleted (its host is gone) and it is never
+# restarted. A watch times until a get succeeds on every region again. The
+# master's log must name a promotion for each of its regions (else
+# CRASH_NOT_PROMOTED counts the others); every acknowledged row of the run is
+# read back from the primaries, then, once every secondary is named in sync
+# again, from each secondary.
+crash_host_lost_phase() {
+  local -n chl_o=$1
+  local phase=host-lost ledger=$RUN_DIR/acked-host-lost.txt port victim sn n c0 c1 t0 i rows pmem promoted
+  local cells cells0
+  rows=${chl_o[rows]}
+  crash_tool primaries
+  sn=$(crash_field server)
+  port=$(crash_field port)
+  n=$(crash_field primaries)
+  victim=$(crash_port_role "$port")
+  info "crash: [$phase] $victim holds all $n primaries of $CRASH_TABLE and no secondary"
+  crash_tool insync --timeout "$CRASH_TIMEOUT"
+  crash_layout "$RUN_DIR/layout-$phase-before.txt"
+  read -r _ cells0 < <(crash_promotions "$sn")
+  CRASH_LEDGERS+=("$ledger")
+  crash_watch_start "$phase"
+  info "crash: [$phase] loading $rows rows with ${chl_o[durability]} (${chl_o[threads]} writers)"
+  crash_tool_bg load --rows "$rows" --tag hostlost --threads "${chl_o[threads]}" \
+    --value-size "${chl_o[value_size]}" --durability "${chl_o[durability]}" --ledger "$ledger"
+  until [[ $(crash_ledger_rows "$ledger") -ge $((rows / 10)) ]]; do
+    crash_tool_bg_running || run_fail "crash: [$phase] the load ended before a tenth of its rows were acknowledged (log: $RUN_DIR/logs/client.err)"
+    sleep 0.2
+  done
+  crash_harness cluster kill "$victim"
+  t0=$(crash_go)
+  c0=$(crash_ledger_rows "$ledger")
+  info "crash: [$phase] kill -9 $victim under load, $c0 rows acknowledged; it is not restarted"
+  if [[ ${chl_o[pmem_on]} -eq 1 ]]; then
+    pmem=$(cluster_setting PMEM)/$victim
+    rm -rf -- "$pmem"
+    info "crash: [$phase] deleted $victim's pmem folder $pmem: its host is lost"
+  fi
+  crash_watch_wait
+  CRASH_HOST_ONLINE_S=$(crash_secs "$CRASH_ONLINE_MS")
+  info "crash: [$phase] every region serves again $CRASH_HOST_ONLINE_S s after the kill"
+  crash_tool_bg_wait
+  c1=$(crash_ledger_rows "$ledger")
+  CRASH_DOWN_ACKED=$((c1 - c0))
+  info "crash: [$phase] the load ended; $CRASH_DOWN_ACKED rows acknowledged after the kill"
+  crash_layout "$RUN_DIR/layout-$phase-after.txt"
+  read -r promoted cells < <(crash_promotions "$sn")
+  cells=$((cells - cells0))
+  CRASH_NOT_PROMOTED=$((CRASH_NOT_PROMOTED + n - promoted))
+  info "crash: [$phase] the master promoted a secondary of $promoted of the $n regions; they took over $cells cells"
+  crash_read_back_replica "$phase" "$victim (host lost, $n primaries)" "${chl_o[value_size]}" 0
+  info "crash: [$phase] waiting for every secondary to be named in sync again"
+  crash_tool insync --since "$t0" --timeout "$CRASH_TIMEOUT"
+  CRASH_IN_SYNC_S=$(crash_secs "$(crash_field ms)")
+  for ((i = 1; i < chl_o[replicas]; i++)); do
+    crash_read_back_replica "$phase" "$victim (host lost, $n primaries)" "${chl_o[value_size]}" "$i"
+  done
+  CRASH_NOTES+=$(printf 'host-lost: rows acknowledged after the kill, the RegionServer lost: %s' "$CRASH_DOWN_ACKED")$'\n'
+  CRASH_NOTES+=$(printf 'host-lost: every region served again %s s after the kill; promoted a secondary: %s of %s regions, %s cells taken over' \
+    "$CRASH_HOST_ONLINE_S" "$promoted" "$n" "$cells")$'\n'
+  CRASH_NOTES+=$(printf 'host-lost: every secondary named in sync again %s s after the kill' "$CRASH_IN_SYNC_S")$'\n'
+}
+
+# crash_cluster_replicas_phase OPTS: the phase of --replicas N --mode
+# cluster: loads, kills every role with SIGKILL (a power cut of the machine:
+# every replica's server at once), restarts them all, and once every region
+# serves reads every acknowledged row back from the primaries; once every
+# secondary is named in sync again, from each secondary.
+crash_cluster_replicas_phase() {
+  local -n ccp_o=$1
+  local phase=cluster ledger=$RUN_DIR/acked-cluster.txt i
+  info "crash: [$phase] loading ${ccp_o[rows]} rows with ${ccp_o[durability]} (${ccp_o[threads]} writers)"
+  crash_tool load --rows "${ccp_o[rows]}" --tag "$phase" --threads "${ccp_o[threads]}" \
+    --value-size "${ccp_o[value_size]}" --durability "${ccp_o[durability]}" --ledger "$ledger"
+  CRASH_LEDGERS+=("$ledger")
+  crash_layout "$RUN_DIR/layout-$phase-before.txt"
+  info "crash: [$phase] kill -9 every role of the cluster: ZooKeeper, HDFS, the master and the RegionServers"
+  crash_kill_restart "$phase" all
+  info "crash: [$phase] every region serves $(crash_secs "$CRASH_ONLINE_MS") s after the restart began"
+  crash_layout "$RUN_DIR/layout-$phase-after.txt"
+  CRASH_DOWN_ACKED=0
+  crash_read_back_replica "$phase" "all roles" "${ccp_o[value_size]}" 0
+  info "crash: [$phase] waiting for every secondary to be named in sync again"
+  crash_tool insync --since "$CRASH_GO_MS" --timeout "$CRASH_TIMEOUT"
+  CRASH_IN_SYNC_S=$(crash_secs "$(crash_field ms)")
+  for ((i = 1; i < ccp_o[replicas]; i++)); do
+    crash_read_back_replica "$phase" "all roles" "${ccp_o[value_size]}" "$i"
+  done
+  CRASH_NOTES+=$(printf 'cluster: every region served again %s s after the restart began; every secondary named in sync again %s s after it' \
+    "$(crash_secs "$CRASH_ONLINE_MS")" "$CRASH_IN_SYNC_S")$'\n'
+}
+
+# crash_paused_phase OPTS: the phase of --pause-primaries: every primary of
+# the table onto one RegionServer without hbase:meta and every secondary off
+# it; once every secondary is named in sync, the load starts; once a tenth of
+# its rows are acknowledged that server's JVM is stopped with SIGSTOP, as a
+# long GC pause or a partition would stop it, until meta shows every region
+# of the table elsewhere: its ZooKeeper session expired and the master
+# promoted a secondary of each. Then it is resumed with SIGCONT, with the
+# clients' writes still queued at it, and must acknowledge none that the new
+# primaries lack: every acknowledged row of the run is read back from the
+# primaries. It must abort (its session is gone); it is then restarted on its
+# folders, and once every secondary is named in sync again every row is read
+# back from each secondary.
+crash_paused_phase() {
+  local -n cpp_o=$1
+  local phase=paused ledger=$RUN_DIR/acked-paused.txt port victim sn n c0 c1 t0 t1 i rows promoted
+  local cells cells0 left=$RUN_DIR/layout-paused-now.txt deadline aborted why log lines0 refused
+  rows=${cpp_o[rows]}
+  crash_tool primaries
+  sn=$(crash_field server)
+  port=$(crash_field port)
+  n=$(crash_field primaries)
+  victim=$(crash_port_role "$port")
+  info "crash: [$phase] $victim holds all $n primaries of $CRASH_TABLE and no secondary"
+  crash_tool insync --timeout "$CRASH_TIMEOUT"
+  crash_layout "$RUN_DIR/layout-$phase-before.txt"
+  read -r _ cells0 < <(crash_promotions "$sn")
+  CRASH_LEDGERS+=("$ledger")
+  info "crash: [$phase] loading $rows rows with ${cpp_o[durability]} (${cpp_o[threads]} writers)"
+  crash_tool_bg load --rows "$rows" --tag paused --threads "${cpp_o[threads]}" \
+    --value-size "${cpp_o[value_size]}" --durability "${cpp_o[durability]}" --ledger "$ledger"
+  until [[ $(crash_ledger_rows "$ledger") -ge $((rows / 10)) ]]; do
+    crash_tool_bg_running || run_fail "crash: [$phase] the load ended before a tenth of its rows were acknowledged (log: $RUN_DIR/logs/client.err)"
+    sleep 0.2
+  done
+  crash_harness cluster pause "$victim"
+  t0=$(date +%s%3N)
+  c0=$(crash_ledger_rows "$ledger")
+  info "crash: [$phase] paused $victim (SIGSTOP) under load, $c0 rows acknowledged; waiting until meta shows its regions elsewhere"
+  deadline=$((t0 + CRASH_TIMEOUT * 1000))
+  while :; do
+    crash_layout "$left"
+    grep -qF " $sn" "$left" || break
+    [[ $(date +%s%3N) -lt $deadline ]] ||
+      run_fail "crash: [$phase] regions of $CRASH_TABLE are still on the paused $victim after $CRASH_TIMEOUT s (layout: $left)"
+    sleep 1
+  done
+  t1=$(date +%s%3N)
+  c1=$(crash_ledger_rows "$ledger")
+  CRASH_PAUSED_S=$(crash_secs $((t1 - t0)))
+  info "crash: [$phase] every region of $CRASH_TABLE is elsewhere $CRASH_PAUSED_S s after the pause; $((c1 - c0)) rows acknowledged meanwhile; resuming $victim"
+  log=$CLUSTER_DIR/$victim/logs/$victim.log
+  lines0=$(wc -l <"$log")
+  crash_harness cluster resume "$victim"
+  # Its ZooKeeper session expired while it was stopped: it must abort.
+  aborted=""
+  for ((i = 0; i < 600; i++)); do
+    if ! role_pid "$victim" >/dev/null; then
+      aborted=$(crash_secs $(($(date +%s%3N) - t1)))
+      break
+    fi
+    sleep 0.2
+  done
+  why=$(tail -n +$((lines0 + 1)) "$log" | { grep -m 1 -o 'ABORTING region server .*' || true; } | cut -c 1-300)
+  # Its batches that a secondary refused for their epoch (patch 0009's gate).
+  refused=$(tail -n +$((lines0 + 1)) "$log" | { grep -c 'refuses a batch of epoch' || true; })
+  if [[ -z $aborted ]]; then
+    info "crash: [$phase] $victim still runs 120 s after its resume; killing it"
+    crash_harness cluster kill "$victim"
+    aborted="no (killed 120 s after the resume)"
+  else
+    info "crash: [$phase] $victim exited $aborted s after its resume: ${why:-no ABORTING line in its log}"
+    aborted="$aborted s after the resume"
+  fi
+  crash_tool_bg_wait
+  CRASH_DOWN_ACKED=$(($(crash_ledger_rows "$ledger") - c0))
+  info "crash: [$phase] the load ended; $CRASH_DOWN_ACKED rows acknowledged after the pause"
+  crash_layout "$RUN_DIR/layout-$phase-after.txt"
+  read -r promoted cells < <(crash_promotions "$sn")
+  cells=$((cells - cells0))
+  CRASH_NOT_PROMOTED=$((CRASH_NOT_PROMOTED + n - promoted))
+  info "crash: [$phase] the master promoted a secondary of $promoted of the $n regions; they took over $cells cells"
+  crash_read_back_replica "$phase" "$victim (paused, $n primaries)" "${cpp_o[value_size]}" 0
+  info "crash: [$phase] restarting $victim on its folders"
+  crash_harness cluster restart "$victim"
+  t0=$(date +%s%3N)
+  crash_tool insync --since "$t0" --timeout "$CRASH_TIMEOUT"
+  CRASH_IN_SYNC_S=$(crash_secs "$(crash_field ms)")
+  for ((i = 1; i < cpp_o[replicas]; i++)); do
+    crash_read_back_replica "$phase" "$victim (paused, $n primaries)" "${cpp_o[value_size]}" "$i"
+  done
+  CRASH_NOTES+=$(printf 'paused: every region elsewhere %s s after the SIGSTOP; rows acknowledged after it: %s; promoted a secondary: %s of %s regions, %s cells taken over' \
+    "$CRASH_PAUSED_S" "$CRASH_DOWN_ACKED" "$promoted" "$n" "$cells")$'\n'
+  CRASH_NOTES+=$(printf 'paused: the old primary exited: %s; %s' "$aborted" "${why:-no ABORTING line in its log}")$'\n'
+  CRASH_NOTES+=$(printf 'paused: batches of the old primary a secondary refused for their old epoch after the resume: %s' "$refused")$'\n'
+  CRASH_NOTES+=$(printf 'paused: every secondary named in sync again %s s after its restart' "$CRASH_IN_SYNC_S")$'\n'
+}
+
+# crash_promotions SERVER: "PROMOTED CELLS": how many regions the master
+# promoted a secondary of once SERVER (host,port,start code) crashed, from its
+# log (TransitRegionStateProcedure, patch 0032: "<region>, whose server
+# <server> crashed, opens on <server>, where its replica <id> is, ..."), and
+# the cells every new primary took over so far, from the RegionServers' logs
+# (SyncRegionReplicationPromotion: "<region> took over <n> cells up to ...").
+crash_promotions() {
+  local promoted cells
+  promoted=$({ cat "$CLUSTER_DIR"/master/logs/*.log 2>/dev/null || true; } |
+    { grep -F ", whose server $1 crashed, opens on " || true; } |
+    sed -E 's/.* ([^ ]+), whose server .*/\1/' | sort -u | wc -l)
+  cells=$({ cat "$CLUSTER_DIR"/rs*/logs/*.log 2>/dev/null || true; } |
+    sed -n -E 's/.* took over ([0-9]+) cells up to sequence id .*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+  printf '%s %s\n' "$promoted" "$cells"
 }
 
 # crash_read_back_replica PHASE KILLED VALUE_SIZE REPLICA: reads back every
@@ -349,7 +604,7 @@ crash_read_back_replica() {
   CRASH_LOST=$((CRASH_LOST + missing + wrong))
   printf '%s,%s,%s,%s,%s,%s,%s,%s\n' "$phase" "${killed// (*/}" "$replica" "$acked" "$nread" \
     "$missing" "$wrong" "$CRASH_DOWN_ACKED" >>"$RUN_DIR/results.csv.partial"
-  CRASH_ROWS+=$(printf '%-8s %-28s %7s %11s %15s %6s %6s' "$phase" "$killed" "$replica" "$acked" \
+  CRASH_ROWS+=$(printf '%-9s %-28s %7s %11s %15s %6s %6s' "$phase" "$killed" "$replica" "$acked" \
     "$nread" "$missing" "$wrong")$'\n'
   info "crash: [$phase] replica $replica: acknowledged $acked, read back $nread, lost $missing, wrong $wrong"
 }
@@ -433,20 +688,26 @@ crash_summary() {
   local -n cs_o=$1
   local pmem="off (memstore on the heap)" result
   [[ ${cs_o[pmem_on]} -eq 0 ]] || pmem="on, $(cluster_setting PMEM)/rs1..rs${cs_o[rsn]}"
-  if [[ $CRASH_LOST -eq 0 ]]; then
+  if [[ $CRASH_LOST -eq 0 && $CRASH_NOT_PROMOTED -eq 0 ]]; then
     result="PASS: every acknowledged row read back with its value"
+  elif [[ $CRASH_LOST -eq 0 ]]; then
+    result="FAIL: a region of the lost RegionServer did not open from a promoted secondary"
   else
     result="FAIL: acknowledged rows were lost (keys in lost-*.txt)"
   fi
-  if [[ ${cs_o[mode]} == secondary ]]; then
+  if [[ ${cs_o[replicas]} -gt 1 ]]; then
     printf 'crash test: %s build, pmem %s, %s puts, %s regions with %s synchronous replicas on %s RegionServers, %s rows\n\n' \
       "${cs_o[build]}" "$pmem" "${cs_o[durability]}" "${cs_o[regions]}" "${cs_o[replicas]}" "${cs_o[rsn]}" "${cs_o[rows]}"
-    printf '%-8s %-28s %7s %11s %15s %6s %6s\n' phase killed replica "rows acked" "reads found" lost wrong
+    printf '%-9s %-28s %7s %11s %15s %6s %6s\n' phase killed replica "rows acked" "reads found" lost wrong
     printf '%s' "$CRASH_ROWS"
-    printf '\nrows acknowledged after the kill, the RegionServer down: %s (down %s s)\n' "$CRASH_DOWN_ACKED" "$CRASH_DOWN_S"
-    printf 'every secondary named in sync again: %s s after its restart began\n' "$CRASH_IN_SYNC_S"
-    printf 'in-sync: read before the restart, from every secondary the in-sync record of the row'"'"'s region named.\n'
+    printf '\n%s' "$CRASH_NOTES"
+    if [[ ${cs_o[mode]} == secondary ]]; then
+      printf 'in-sync: read before the restart, from every secondary the in-sync record of the row'"'"'s region named.\n'
+    fi
     printf 'replica 0 is the primary; the others were read with TIMELINE gets that name them.\n'
+    if [[ ${cs_o[lose_host]} -eq 1 || ${cs_o[pause]} -eq 1 ]]; then
+      printf 'paused, host-lost: replica 0 read as soon as the load ended, the others once every secondary was in sync again.\n'
+    fi
     printf 'result: %s\n' "$result"
     return 0
   fi

@@ -192,10 +192,41 @@ live_servers() {
   # kill and restart kept the RegionServer's pmem folder and what was in it.
   [ -f "$pmem/rs1/memstore.pmem" ]
 
+  # pause stops the JVM (state T) until resume; each refuses the other's state.
+  local rs2_pid
+  rs2_pid=$(cat "$CLUSTER/rs2/pid")
+  run "$HARNESS" cluster pause rs2
+  [ "$status" -eq 0 ]
+  [[ $output == *"paused rs2 (pid $rs2_pid) with SIGSTOP"* ]]
+  [[ $(sed -E 's/^[0-9]+ \(.*\) ([A-Za-z]).*/\1/' "/proc/$rs2_pid/stat") == T ]]
+  run "$HARNESS" cluster status
+  grep -qE '^rs2 +paused ' <<<"$output"
+  run "$HARNESS" cluster pause rs2
+  one_error_line
+  [[ $output == *"rs2 (pid $rs2_pid) is paused already"* ]]
+  run "$HARNESS" cluster resume rs2
+  [ "$status" -eq 0 ]
+  [[ $output == *"resumed rs2 (pid $rs2_pid) with SIGCONT"* ]]
+  [[ $(sed -E 's/^[0-9]+ \(.*\) ([A-Za-z]).*/\1/' "/proc/$rs2_pid/stat") != T ]]
+  run "$HARNESS" cluster resume rs2
+  one_error_line
+  [[ $output == *"rs2 (pid $rs2_pid) is not paused"* ]]
+  run "$HARNESS" cluster pause rs9
+  one_error_line
+  run "$HARNESS" cluster pause
+  [ "$status" -eq 2 ]
+  one_error_line
+  # A paused role does not hold up the stop below: it gets SIGCONT after SIGTERM.
+  local rs3_pid
+  rs3_pid=$(cat "$CLUSTER/rs3/pid")
+  run "$HARNESS" cluster pause rs3
+  [ "$status" -eq 0 ]
+
   run "$HARNESS" cluster stop --keep-pmem
   [ "$status" -eq 0 ]
   [[ $output == *"no process of $CLUSTER is left"* ]]
   [[ $output == *"kept the RegionServers' pmem folders in $pmem"* ]]
+  [[ $output != *"SIGKILL to pid"*" $rs3_pid "* ]]
   [ -f "$pmem/rs1/memstore.pmem" ]
   [ -z "$(cluster_pids)" ]
   run "$HARNESS" cluster stop

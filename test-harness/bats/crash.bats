@@ -23,8 +23,11 @@
 # every row back, which checks the test itself). About 3 minutes. Then, with
 # the option, SYNC_WAL and a RegionServer lost for good after one restart
 # (--mode rs-lost), about 3 minutes more. Then, with synchronous region
-# replication, 3 replicas and a RegionServer of secondaries killed under load
-# (--replicas 3), about 4 minutes more.
+# replication, 3 replicas, a RegionServer of secondaries killed under load,
+# then the RegionServer of every primary paused (SIGSTOP) until a secondary
+# of each took over, then resumed, then the RegionServer of every primary lost
+# for good, each under load (--replicas 3 --pause-primaries --lose-host), about
+# 6 minutes more.
 # HARNESS_BATS_CRASH_LOSS=1 also runs SKIP_WAL without pmem, which must lose
 # rows and fail (about 1.5 minutes more).
 
@@ -59,7 +62,8 @@ has_pmem() {
   for bad in "--mode all" "--rows 0" "--rows x" "--regions 0" "--regionservers 21" "--threads" \
     "--durability NEVER" "--build nightly" "--timeout 1" "--conf novalue" "--frobnicate" \
     "--replicas 2" "--replicas 11" "--replicas 3 --regionservers 3" "--replicas 3 --mode rs" \
-    "--mode secondary" "--down 5" "--replicas 3 --down 0" "--replicas 3 --build stock"; do
+    "--mode secondary" "--down 5" "--replicas 3 --down 0" "--replicas 3 --build stock" \
+    "--lose-host" "--mode rs-lost --lose-host" "--pause-primaries"; do
     # shellcheck disable=SC2086
     run "$HARNESS" crash $bad
     [ "$status" -eq 2 ]
@@ -71,6 +75,10 @@ has_pmem() {
   [[ $output == *"--replicas 3 needs at least 4 RegionServers (one holds only secondaries), not --regionservers 3"* ]]
   run "$HARNESS" crash --replicas 3 --build stock
   [[ $output == *"--replicas needs the patched build"* ]]
+  run "$HARNESS" crash --lose-host
+  [[ $output == *"--lose-host goes with --replicas N (3 or more)"* ]]
+  run "$HARNESS" crash --pause-primaries
+  [[ $output == *"--pause-primaries goes with --replicas N (3 or more)"* ]]
   run "$HARNESS" crash --pmem ""
   [ "$status" -eq 2 ]
   one_error_line
@@ -166,16 +174,16 @@ has_sync_replication() {
   { unzip -p "$(patched_jar)" 2>/dev/null || true; } | grep -aqF SYNCHRONOUS_REGION_REPLICATION
 }
 
-@test "crash: 3 synchronous replicas, a RegionServer of secondaries killed under load: nothing lost on any" {
+@test "crash: 3 synchronous replicas; secondaries' server killed, primaries' server paused, then lost: nothing lost on any" {
   has_sync_replication || skip "the installed patched build has no synchronous region replication"
   local shm_free pmem_dir=""
   shm_free=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')
   if [ "${shm_free:-0}" -lt $((4 << 20)) ]; then
     pmem_dir=$BATS_TEST_TMPDIR/pmem
   fi
-  run "$HARNESS" crash --replicas 3 --rows 10000 --regions 4 --threads 4 --down 10 \
+  run "$HARNESS" crash --replicas 3 --pause-primaries --lose-host --rows 10000 --regions 4 --threads 4 --down 10 \
     --timeout 300 --pmem ${pmem_dir:+"$pmem_dir"} --durability SKIP_WAL
-  printf '%s\n' "$output" | tail -n 13 | sed 's/^/# /' >&3
+  printf '%s\n' "$output" | tail -n 27 | sed 's/^/# /' >&3
   [ "$status" -eq 0 ]
   [[ $output == *"result: PASS"* ]]
   local run
@@ -183,7 +191,7 @@ has_sync_replication() {
   grep -q '^regionservers: 4$' "$run/run.txt"
   # Read from the in-sync secondaries while the RegionServer was down, then
   # from the primary and each secondary: every row, each time.
-  [ "$(wc -l <"$run/results.csv")" -eq 5 ]
+  [ "$(wc -l <"$run/results.csv")" -eq 11 ]
   grep -q '^secondary,rs[0-9],in-sync,10000,[1-9][0-9]*,0,0,' "$run/results.csv"
   local r
   for r in 0 1 2; do
@@ -192,7 +200,24 @@ has_sync_replication() {
   # Writes went on without the killed RegionServer.
   awk -F, 'NR == 2 && $8 > 0 { ok = 1 } END { exit !ok }' "$run/results.csv"
   # The killed server held secondaries only, and they came back in sync.
-  grep -q 'every secondary named in sync again' "$run/summary.txt"
+  grep -q '^secondary: every secondary named in sync again' "$run/summary.txt"
+  # Then the server of every primary was paused until a secondary of each
+  # took over, and resumed: none of the writes queued at it was acknowledged
+  # without being on the new primaries, and it aborted.
+  for r in 0 1 2; do
+    grep -q "^paused,rs[0-9],$r,20000,20000,0,0,[1-9]" "$run/results.csv"
+  done
+  grep -q '^paused: .*promoted a secondary: 4 of 4 regions' "$run/summary.txt"
+  grep -q '^paused: the old primary exited: [0-9.]* s after the resume' "$run/summary.txt"
+  # Then the server of every primary was lost, with its pmem folder: the rows
+  # of every load read back from the primaries a secondary became, and from
+  # each secondary once in sync again; writes went on after the kill.
+  for r in 0 1 2; do
+    grep -q "^host-lost,rs[0-9],$r,30000,30000,0,0,[1-9]" "$run/results.csv"
+  done
+  grep -q '^host-lost: .*promoted a secondary: 4 of 4 regions' "$run/summary.txt"
+  [ "$(grep -c ', whose server .* crashed, opens on .*, where its replica [12] is' "$run"/cluster/master/logs/master.log)" -ge 8 ]
+  grep -q '^host-lost: every secondary named in sync again' "$run/summary.txt"
   [ -z "$(cluster_pids)" ]
 }
 

@@ -99,6 +99,9 @@ import org.apache.hbase.thirdparty.org.apache.commons.cli.Option;
  * <li>{@code isolate SITE TABLE}: picks the RegionServer that holds the most secondary replicas of
  * the table (one without hbase:meta if it can) and moves every primary of the table off it, each
  * to a server that holds no replica of its region;</li>
+ * <li>{@code primaries SITE TABLE}: picks the RegionServer without hbase:meta that holds the most
+ * primaries of the table, moves every secondary of the table off it, each to a server that holds
+ * no replica of its region, then every primary of the table onto it;</li>
  * <li>{@code insync SITE TABLE [--since MS] [--timeout 600]}: waits until the in-sync record of
  * every region of the table (its znode) names every secondary; reports the time since MS (epoch
  * ms, default the start of the step);</li>
@@ -142,6 +145,7 @@ public final class CrashTool extends HarnessTool {
     LAYOUT,
     GATHER("port"),
     ISOLATE,
+    PRIMARIES,
     INSYNC("since", "timeout"),
     WATCH("go", "out", "timeout"),
     VERIFY("ledger", "value-size", "sample", "missing", "replica-id"),
@@ -183,7 +187,8 @@ public final class CrashTool extends HarnessTool {
 
   /** Its bad command lines are "harness: error:" lines too: scripts/harness quotes those. */
   public CrashTool() {
-    super("crash tool", "CrashTool create|load|layout|gather|isolate|insync|watch|verify|memstore|"
+    super("crash tool", "CrashTool create|load|layout|gather|isolate|primaries|insync|watch|verify|"
+      + "memstore|"
       + "drop "
       + "HBASE_SITE_XML TABLE [--option value ...]", "harness: error: ", "harness: error: ");
   }
@@ -330,6 +335,9 @@ public final class CrashTool extends HarnessTool {
         break;
       case ISOLATE:
         isolate();
+        break;
+      case PRIMARIES:
+        primaries();
         break;
       case INSYNC:
         inSync();
@@ -615,6 +623,108 @@ public final class CrashTool extends HarnessTool {
       }
       System.out.println("harness-crash isolate server=" + victim + " port=" + victim.getPort()
         + " secondaries=" + secondaries + " moved=" + moved + " meta=" + victim.equals(meta));
+    }
+  }
+
+  /**
+   * Moves every primary of the table onto one RegionServer and every secondary off it, so that
+   * killing that server takes every primary and no secondary: each region must then fail over to
+   * a secondary. The server is the one without hbase:meta (whose loss would stop the clients a
+   * while, which is another test) that holds the most primaries already. The secondaries move
+   * first, each to a server holding no replica of its region, so that no two replicas of a region
+   * ever share a server, as HBase never places them.
+   */
+  private void primaries() throws Exception {
+    try (Connection conn = ConnectionFactory.createConnection(conf);
+      Admin admin = conn.getAdmin()) {
+      admin.balancerSwitch(false, true);
+      ServerName meta;
+      try (RegionLocator loc = conn.getRegionLocator(TableName.META_TABLE_NAME)) {
+        meta = loc.getRegionLocation(new byte[0], true).getServerName();
+      }
+      Map<ServerName, List<RegionInfo>> held = held(admin);
+      ServerName victim = null;
+      int most = -1;
+      for (Map.Entry<ServerName, List<RegionInfo>> e : held.entrySet()) {
+        int primaries = 0;
+        for (RegionInfo ri : e.getValue()) {
+          primaries += RegionReplicaUtil.isDefaultReplica(ri) ? 1 : 0;
+        }
+        if (!e.getKey().equals(meta) && primaries > most) {
+          victim = e.getKey();
+          most = primaries;
+        }
+      }
+      if (victim == null) {
+        throw new ToolException("every RegionServer holds hbase:meta (" + meta + "): start more");
+      }
+      long deadline = System.currentTimeMillis() + 180_000;
+      int moved = 0;
+      for (RegionInfo ri : held.get(victim)) {
+        if (RegionReplicaUtil.isDefaultReplica(ri)) {
+          continue;
+        }
+        ServerName target = null;
+        for (Map.Entry<ServerName, List<RegionInfo>> e : held.entrySet()) {
+          boolean free = !e.getKey().equals(victim);
+          for (RegionInfo other : e.getValue()) {
+            free &= !RegionReplicaUtil.isReplicasForSameRegion(ri, other);
+          }
+          if (free) {
+            target = e.getKey();
+            break;
+          }
+        }
+        if (target == null) {
+          throw new ToolException("no RegionServer but " + victim + " is free of every replica of "
+            + ri.getRegionNameAsString() + ": start at least one more RegionServer than replicas");
+        }
+        moveAndWait(admin, ri, target, deadline);
+        moved++;
+        held = held(admin);
+      }
+      for (List<RegionInfo> ris : new ArrayList<>(held.values())) {
+        for (RegionInfo ri : ris) {
+          if (RegionReplicaUtil.isDefaultReplica(ri) && !held.get(victim).contains(ri)) {
+            moveAndWait(admin, ri, victim, deadline);
+            moved++;
+          }
+        }
+      }
+      int primaries = 0;
+      int secondaries = 0;
+      for (RegionInfo ri : admin.getRegions(victim)) {
+        if (ri.getTable().equals(table)) {
+          primaries += RegionReplicaUtil.isDefaultReplica(ri) ? 1 : 0;
+          secondaries += RegionReplicaUtil.isDefaultReplica(ri) ? 0 : 1;
+        }
+      }
+      int regions = 0;
+      for (List<RegionInfo> ris : held(admin).values()) {
+        for (RegionInfo ri : ris) {
+          regions += RegionReplicaUtil.isDefaultReplica(ri) ? 1 : 0;
+        }
+      }
+      if (primaries != regions || secondaries > 0) {
+        throw new ToolException(victim + " holds " + primaries + " primaries and " + secondaries
+          + " secondaries of " + table + " after the moves; expected all " + regions
+          + " primaries and no secondary");
+      }
+      System.out.println("harness-crash primaries server=" + victim + " port=" + victim.getPort()
+        + " primaries=" + primaries + " moved=" + moved);
+    }
+  }
+
+  /** Moves a region (a replica of it) to a server, and waits until that server holds it. */
+  private static void moveAndWait(Admin admin, RegionInfo ri, ServerName target, long deadline)
+    throws IOException, InterruptedException, ToolException {
+    admin.move(ri.getEncodedNameAsBytes(), target);
+    while (!admin.getRegions(target).contains(ri)) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new ToolException(ri.getRegionNameAsString() + " did not move to " + target
+          + " in 180s");
+      }
+      Thread.sleep(200);
     }
   }
 

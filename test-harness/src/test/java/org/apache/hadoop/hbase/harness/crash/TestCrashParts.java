@@ -275,6 +275,8 @@ public class TestCrashParts {
       .assertUsageError(p, "--replica-id must be from 0 to 9, not -1");
     ToolRun.of(new CrashTool(), "isolate", site, "t", "--port", "1")
       .assertUsageError(p, "isolate takes no --port");
+    ToolRun.of(new CrashTool(), "primaries", site, "t", "--replicas", "3")
+      .assertUsageError(p, "primaries takes no --replicas");
     ToolRun.of(new CrashTool(), "insync", site, "t", "--since", "soon")
       .assertUsageError(p, "--since 'soon' is not a number");
     ToolRun.of(new CrashTool(), "explode", site, "t").assertUsageError(p, "unknown step 'explode'");
