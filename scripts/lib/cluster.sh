@@ -393,7 +393,7 @@ cluster_signal() {
   else
     role_paused "$pid" || die "cluster: $role (pid $pid) is not paused"
   fi
-  kill "-$sig" "$pid"
+  kill "-$sig" "$pid" 2>/dev/null || die "cluster: $role (pid $pid) exited before SIG$sig"
   for ((i = 0; i < 100; i++)); do
     if [[ $cmd == pause ]] && role_paused "$pid"; then
       info "cluster: paused $role (pid $pid) with SIGSTOP; 'cluster resume $role' continues it"

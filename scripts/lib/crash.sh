@@ -29,17 +29,25 @@
 # series' SYNCHRONOUS_REGION_REPLICATION): every primary is moved off one
 # RegionServer, which is killed under load and restarted; writes must go on
 # without it, its secondaries must come back in sync, and every acknowledged
-# row must read back from every replica. With --lose-host too, every primary
-# is then gathered on one RegionServer, which is killed under load, its pmem
-# folder deleted and never restarted: a secondary of each region must take
-# over, and every acknowledged row must read back from it. The shared steps
-# are in crashrun.sh.
+# row must read back from every replica (--mode cluster with --replicas:
+# every role killed and restarted instead). With --pause-primaries, every
+# primary is then gathered on one RegionServer, whose JVM is stopped under
+# load until a secondary of each region took over, then continued: it must
+# acknowledge nothing the new primaries lack, and abort. With --lose-host,
+# every primary is then gathered on one RegionServer, which is killed under
+# load, its pmem folder deleted and never restarted: a secondary of each
+# region must take over. Each time every acknowledged row must read back from
+# the new primaries, then from every secondary. The shared steps are in
+# crashrun.sh.
 #
 # Globals it owns, for one run: CRASH_VICTIM (the rs phase's RegionServer,
 # which the lost phase kills again), CRASH_KILLED (how the summary names
 # the phase's victim), CRASH_LEDGERS (every phase's ledger so
-# far), CRASH_ROWS (the summary's rows), CRASH_LOST (rows lost or wrong) and
-# CRASH_NOTES (the summary's lines after the rows).
+# far), CRASH_ROWS (the summary's rows), CRASH_LOST (rows lost or wrong),
+# CRASH_FAILS (what else failed the run, one line each) and CRASH_NOTES (the
+# summary's lines after the rows); CRASH_DOWN_ACKED, CRASH_DOWN_S,
+# CRASH_IN_SYNC_S, CRASH_PAUSED_S and CRASH_HOST_ONLINE_S are a phase's
+# measurements.
 
 CRASH_TABLE=harness_crash
 # hbase.master.memstore.pmem.host.wait.ms of --mode rs-lost on the patched build.
@@ -48,9 +56,8 @@ CRASH_LOST_HOST_WAIT_MS=45000
 crash_usage() {
   cat <<'USAGE'
 usage: scripts/harness crash [--mode rs|cluster|both|rs-lost|secondary] [--rows N] [--regions N]
-         [--regionservers N] [--replicas N [--pause-primaries] [--lose-host]] [--down SECONDS]
-         [--threads N]
-         [--value-size N]
+         [--regionservers N] [--replicas N [--pause-primaries] [--lose-host]]
+         [--down SECONDS] [--threads N] [--value-size N]
          [--durability SKIP_WAL|ASYNC_WAL|SYNC_WAL|FSYNC_WAL]
          [--build stock|patched] [--pmem [DIR] | --no-pmem]
          [--timeout SECONDS] [--keep-cluster] [--conf KEY=VALUE ...]
@@ -76,7 +83,7 @@ RegionServer without hbase:meta, every secondary off it; its JVM is stopped
 (SIGCONT): it must acknowledge no write the new primaries lack, and abort.
 --lose-host (with --replicas): then every primary is gathered on one
 RegionServer without hbase:meta, every secondary off it; it is killed during a
-second load, its pmem folder deleted, and left down for good. Each region must
+load of its own, its pmem folder deleted, and left down for good. Each region must
 serve again from a secondary the master promoted, with every acknowledged row
 of the run, and every secondary must be named in sync again.
 Exit 0 when every acknowledged row reads back with its value, 1 when one is
@@ -133,7 +140,7 @@ crash_main() {
   CRASH_ROWS=""
   CRASH_LOST=0
   CRASH_NOTES=""
-  CRASH_NOT_PROMOTED=0
+  CRASH_FAILS=()
   local phase
   for phase in "${phases[@]}"; do
     case $phase in
@@ -153,8 +160,8 @@ crash_main() {
   if [[ $CRASH_LOST -ne 0 ]]; then
     die "crash: $CRASH_LOST acknowledged rows lost or wrong (see $run/summary.txt)"
   fi
-  if [[ $CRASH_NOT_PROMOTED -ne 0 ]]; then
-    die "crash: $CRASH_NOT_PROMOTED regions of the lost RegionServer were not promoted to a secondary (see $run/summary.txt)"
+  if [[ ${#CRASH_FAILS[@]} -ne 0 ]]; then
+    die "crash: ${CRASH_FAILS[0]} (see $run/summary.txt)"
   fi
 }
 
@@ -237,14 +244,15 @@ crash_parse() {
   done
 }
 
-# crash_check_replicas OPTS: --replicas and --mode secondary go together, on
-# the patched build, with a RegionServer more than replicas (the default);
-# --down and --lose-host only with them.
+# crash_check_replicas OPTS: --replicas goes with --mode secondary (its
+# default) or cluster, on the patched build, with a RegionServer more than
+# replicas (the default); --down, --pause-primaries and --lose-host only with
+# --replicas and --mode secondary.
 crash_check_replicas() {
   local -n ccr_o=$1
   if [[ ${ccr_o[replicas]} -eq 1 ]]; then
     [[ ${ccr_o[mode]} != secondary ]] || usage_error "crash: --mode secondary needs --replicas N (3 or more)"
-    [[ ${ccr_o[down_set]} -eq 0 ]] || usage_error "crash: --down goes with --replicas N"
+    [[ ${ccr_o[down_set]} -eq 0 ]] || usage_error "crash: --down goes with --replicas N and --mode secondary"
     [[ ${ccr_o[lose_host]} -eq 0 ]] || usage_error "crash: --lose-host goes with --replicas N (3 or more); without replicas, --mode rs-lost loses a RegionServer"
     [[ ${ccr_o[pause]} -eq 0 ]] || usage_error "crash: --pause-primaries goes with --replicas N (3 or more)"
     return 0
@@ -252,14 +260,17 @@ crash_check_replicas() {
   [[ ${ccr_o[mode_set]} -eq 0 || ${ccr_o[mode]} == secondary || ${ccr_o[mode]} == cluster ]] ||
     usage_error "crash: --replicas goes with --mode secondary (its default) or cluster, not --mode ${ccr_o[mode]}"
   [[ ${ccr_o[mode_set]} -eq 1 ]] || ccr_o[mode]=secondary
-  [[ ${ccr_o[mode]} == secondary || ${ccr_o[down_set]} -eq 0 ]] ||
-    usage_error "crash: --down goes with --mode secondary"
+  if [[ ${ccr_o[mode]} == cluster ]]; then
+    [[ ${ccr_o[down_set]} -eq 0 ]] || usage_error "crash: --down goes with --replicas N and --mode secondary"
+    [[ ${ccr_o[pause]} -eq 0 && ${ccr_o[lose_host]} -eq 0 ]] ||
+      usage_error "crash: --pause-primaries and --lose-host go with --mode secondary, not --mode cluster"
+  fi
   [[ ${ccr_o[build]} == patched ]] ||
     usage_error "crash: --replicas needs the patched build: stock has no synchronous region replication"
   if [[ ${ccr_o[rsn_set]} -eq 0 ]]; then
     ccr_o[rsn]=$((ccr_o[replicas] + 1))
   elif [[ ${ccr_o[rsn]} -le ${ccr_o[replicas]} ]]; then
-    usage_error "crash: --replicas ${ccr_o[replicas]} needs at least $((ccr_o[replicas] + 1)) RegionServers (one holds only secondaries), not --regionservers ${ccr_o[rsn]}"
+    usage_error "crash: --replicas ${ccr_o[replicas]} needs at least $((ccr_o[replicas] + 1)) RegionServers (one more than replicas), not --regionservers ${ccr_o[rsn]}"
   fi
 }
 
@@ -284,7 +295,8 @@ crash_run_txt() {
     "$(date '+%Y-%m-%d %H:%M:%S')" "${crt_o[build]}" "$(build_version "${crt_o[build]}")" "${crt_o[mode]}" \
     "${crt_o[rows]}" "${crt_o[regions]}" "${crt_o[rsn]}"
   if [[ ${crt_o[replicas]} -gt 1 ]]; then
-    printf 'replicas: %s, synchronous\ndown: %s s\n' "${crt_o[replicas]}" "${crt_o[down]}"
+    printf 'replicas: %s, synchronous\n' "${crt_o[replicas]}"
+    [[ ${crt_o[mode]} != secondary ]] || printf 'down: %s s\n' "${crt_o[down]}"
     [[ ${crt_o[pause]} -eq 0 ]] || printf 'then: the RegionServer of every primary paused (SIGSTOP) until they opened elsewhere\n'
     [[ ${crt_o[lose_host]} -eq 0 ]] || printf 'then: the RegionServer of every primary lost for good\n'
   fi
@@ -386,8 +398,9 @@ crash_secondary_phase() {
 crash_host_lost_phase() {
   local -n chl_o=$1
   local phase=host-lost ledger=$RUN_DIR/acked-host-lost.txt port victim sn n c0 c1 t0 i rows pmem promoted
-  local cells cells0
+  local cells cells0 first
   rows=${chl_o[rows]}
+  first=$((rows / 10 > 0 ? rows / 10 : 1))
   crash_tool primaries
   sn=$(crash_field server)
   port=$(crash_field port)
@@ -402,12 +415,13 @@ crash_host_lost_phase() {
   info "crash: [$phase] loading $rows rows with ${chl_o[durability]} (${chl_o[threads]} writers)"
   crash_tool_bg load --rows "$rows" --tag hostlost --threads "${chl_o[threads]}" \
     --value-size "${chl_o[value_size]}" --durability "${chl_o[durability]}" --ledger "$ledger"
-  until [[ $(crash_ledger_rows "$ledger") -ge $((rows / 10)) ]]; do
+  until [[ $(crash_ledger_rows "$ledger") -ge $first ]]; do
     crash_tool_bg_running || run_fail "crash: [$phase] the load ended before a tenth of its rows were acknowledged (log: $RUN_DIR/logs/client.err)"
     sleep 0.2
   done
   crash_harness cluster kill "$victim"
   t0=$(crash_go)
+  crash_tool_bg_running || run_fail "crash: [$phase] the load ended before the kill: use more --rows"
   c0=$(crash_ledger_rows "$ledger")
   info "crash: [$phase] kill -9 $victim under load, $c0 rows acknowledged; it is not restarted"
   if [[ ${chl_o[pmem_on]} -eq 1 ]]; then
@@ -425,7 +439,7 @@ crash_host_lost_phase() {
   crash_layout "$RUN_DIR/layout-$phase-after.txt"
   read -r promoted cells < <(crash_promotions "$sn")
   cells=$((cells - cells0))
-  CRASH_NOT_PROMOTED=$((CRASH_NOT_PROMOTED + n - promoted))
+  crash_check_failover "$phase" "$victim" "$n" "$promoted"
   info "crash: [$phase] the master promoted a secondary of $promoted of the $n regions; they took over $cells cells"
   crash_read_back_replica "$phase" "$victim (host lost, $n primaries)" "${chl_o[value_size]}" 0
   info "crash: [$phase] waiting for every secondary to be named in sync again"
@@ -484,8 +498,9 @@ crash_cluster_replicas_phase() {
 crash_paused_phase() {
   local -n cpp_o=$1
   local phase=paused ledger=$RUN_DIR/acked-paused.txt port victim sn n c0 c1 t0 t1 i rows promoted
-  local cells cells0 left=$RUN_DIR/layout-paused-now.txt deadline aborted why log lines0 refused
+  local cells cells0 left=$RUN_DIR/layout-paused-now.txt deadline aborted why log lines0 refused first t2
   rows=${cpp_o[rows]}
+  first=$((rows / 10 > 0 ? rows / 10 : 1))
   crash_tool primaries
   sn=$(crash_field server)
   port=$(crash_field port)
@@ -499,12 +514,13 @@ crash_paused_phase() {
   info "crash: [$phase] loading $rows rows with ${cpp_o[durability]} (${cpp_o[threads]} writers)"
   crash_tool_bg load --rows "$rows" --tag paused --threads "${cpp_o[threads]}" \
     --value-size "${cpp_o[value_size]}" --durability "${cpp_o[durability]}" --ledger "$ledger"
-  until [[ $(crash_ledger_rows "$ledger") -ge $((rows / 10)) ]]; do
+  until [[ $(crash_ledger_rows "$ledger") -ge $first ]]; do
     crash_tool_bg_running || run_fail "crash: [$phase] the load ended before a tenth of its rows were acknowledged (log: $RUN_DIR/logs/client.err)"
     sleep 0.2
   done
   crash_harness cluster pause "$victim"
   t0=$(date +%s%3N)
+  crash_tool_bg_running || run_fail "crash: [$phase] the load ended before the pause: use more --rows"
   c0=$(crash_ledger_rows "$ledger")
   info "crash: [$phase] paused $victim (SIGSTOP) under load, $c0 rows acknowledged; waiting until meta shows its regions elsewhere"
   deadline=$((t0 + CRASH_TIMEOUT * 1000))
@@ -522,22 +538,29 @@ crash_paused_phase() {
   log=$CLUSTER_DIR/$victim/logs/$victim.log
   lines0=$(wc -l <"$log")
   crash_harness cluster resume "$victim"
+  t2=$(date +%s%3N)
   # Its ZooKeeper session expired while it was stopped: it must abort.
   aborted=""
   for ((i = 0; i < 600; i++)); do
     if ! role_pid "$victim" >/dev/null; then
-      aborted=$(crash_secs $(($(date +%s%3N) - t1)))
+      aborted=$(crash_secs $(($(date +%s%3N) - t2)))
       break
     fi
     sleep 0.2
   done
-  why=$(tail -n +$((lines0 + 1)) "$log" | { grep -m 1 -o 'ABORTING region server .*' || true; } | cut -c 1-300)
-  # Its batches that a secondary refused for their epoch (patch 0009's gate).
-  refused=$(tail -n +$((lines0 + 1)) "$log" | { grep -c 'refuses a batch of epoch' || true; })
+  # Read without a pipe that could end early (pipefail): the abort's line,
+  # and the old primary's batches that a secondary refused for their epoch
+  # (the gate's epoch check; one RemoteWithExtrasException line each).
+  why=$(awk -v n="$lines0" 'NR > n && /ABORTING region server / { sub(/.*ABORTING/, "ABORTING"); print substr($0, 1, 300); exit }' "$log")
+  refused=$(awk -v n="$lines0" 'NR > n && /^org\.apache\.hadoop\.hbase\.ipc\.RemoteWithExtrasException: .*refuses a batch of epoch / { c++ } END { print c + 0 }' "$log")
+  if [[ $refused -eq 0 ]]; then
+    CRASH_FAILS+=("paused: no batch of the old primary $victim met the fence after its resume (none refused for its epoch), so the phase tested nothing")
+  fi
   if [[ -z $aborted ]]; then
     info "crash: [$phase] $victim still runs 120 s after its resume; killing it"
     crash_harness cluster kill "$victim"
     aborted="no (killed 120 s after the resume)"
+    CRASH_FAILS+=("paused: the old primary $victim still ran 120 s after its resume; it should have aborted")
   else
     info "crash: [$phase] $victim exited $aborted s after its resume: ${why:-no ABORTING line in its log}"
     aborted="$aborted s after the resume"
@@ -548,7 +571,7 @@ crash_paused_phase() {
   crash_layout "$RUN_DIR/layout-$phase-after.txt"
   read -r promoted cells < <(crash_promotions "$sn")
   cells=$((cells - cells0))
-  CRASH_NOT_PROMOTED=$((CRASH_NOT_PROMOTED + n - promoted))
+  crash_check_failover "$phase" "$victim" "$n" "$promoted"
   info "crash: [$phase] the master promoted a secondary of $promoted of the $n regions; they took over $cells cells"
   crash_read_back_replica "$phase" "$victim (paused, $n primaries)" "${cpp_o[value_size]}" 0
   info "crash: [$phase] restarting $victim on its folders"
@@ -556,14 +579,31 @@ crash_paused_phase() {
   t0=$(date +%s%3N)
   crash_tool insync --since "$t0" --timeout "$CRASH_TIMEOUT"
   CRASH_IN_SYNC_S=$(crash_secs "$(crash_field ms)")
-  for ((i = 1; i < cpp_o[replicas]; i++)); do
-    crash_read_back_replica "$phase" "$victim (paused, $n primaries)" "${cpp_o[value_size]}" "$i"
+  crash_layout "$RUN_DIR/layout-$phase-restarted.txt"
+  # Replica 0 again: the old server is back with its persistent memory, whose
+  # chunks of these regions must not come back.
+  for ((i = 0; i < cpp_o[replicas]; i++)); do
+    crash_read_back_replica "$phase" "$victim (paused, then back)" "${cpp_o[value_size]}" "$i"
   done
   CRASH_NOTES+=$(printf 'paused: every region elsewhere %s s after the SIGSTOP; rows acknowledged after it: %s; promoted a secondary: %s of %s regions, %s cells taken over' \
     "$CRASH_PAUSED_S" "$CRASH_DOWN_ACKED" "$promoted" "$n" "$cells")$'\n'
   CRASH_NOTES+=$(printf 'paused: the old primary exited: %s; %s' "$aborted" "${why:-no ABORTING line in its log}")$'\n'
   CRASH_NOTES+=$(printf 'paused: batches of the old primary a secondary refused for their old epoch after the resume: %s' "$refused")$'\n'
   CRASH_NOTES+=$(printf 'paused: every secondary named in sync again %s s after its restart' "$CRASH_IN_SYNC_S")$'\n'
+}
+
+# crash_check_failover PHASE VICTIM N PROMOTED: a failure of the run
+# (CRASH_FAILS) when fewer than N regions of VICTIM opened from a promoted
+# secondary, or when no row was acknowledged after the kill or pause (the
+# failover was then not tested under load).
+crash_check_failover() {
+  local phase=$1 victim=$2 n=$3 promoted=$4
+  if [[ $promoted -lt $n ]]; then
+    CRASH_FAILS+=("$phase: only $promoted of the $n regions of $victim opened from a promoted secondary")
+  fi
+  if [[ $CRASH_DOWN_ACKED -eq 0 ]]; then
+    CRASH_FAILS+=("$phase: no row was acknowledged after $victim stopped, so the failover was not tested under load")
+  fi
 }
 
 # crash_promotions SERVER: "PROMOTED CELLS": how many regions the master
@@ -688,10 +728,10 @@ crash_summary() {
   local -n cs_o=$1
   local pmem="off (memstore on the heap)" result
   [[ ${cs_o[pmem_on]} -eq 0 ]] || pmem="on, $(cluster_setting PMEM)/rs1..rs${cs_o[rsn]}"
-  if [[ $CRASH_LOST -eq 0 && $CRASH_NOT_PROMOTED -eq 0 ]]; then
+  if [[ $CRASH_LOST -eq 0 && ${#CRASH_FAILS[@]} -eq 0 ]]; then
     result="PASS: every acknowledged row read back with its value"
   elif [[ $CRASH_LOST -eq 0 ]]; then
-    result="FAIL: a region of the lost RegionServer did not open from a promoted secondary"
+    result="FAIL: ${CRASH_FAILS[0]}"
   else
     result="FAIL: acknowledged rows were lost (keys in lost-*.txt)"
   fi
