@@ -82,6 +82,7 @@ write_module_pom() {
     <hbase.release>$(hbase_version)</hbase.release>
     <hadoop.version>$hadoop</hadoop.version>
     <harness.tree>$tdir/$module</harness.tree>
+    <harness.test.forks>1</harness.test.forks>
     <VERSION>$stock</VERSION>
   </properties>
   <dependencies>
@@ -146,8 +147,9 @@ $(cat "$HARNESS_ROOT/scripts/conf/test-dependencies.xml")
           <groupId>org.apache.maven.surefire</groupId><artifactId>surefire-junit4</artifactId><version>3.5.2</version>
         </dependency></dependencies>
         <configuration>
-          <!-- As upstream: every test class in a JVM of its own. -->
-          <forkCount>1</forkCount>
+          <!-- As upstream: every test class in a JVM of its own; HARNESS_TEST_FORKS of them at a
+               time (scripts/harness test sets harness.test.forks). -->
+          <forkCount>\${harness.test.forks}</forkCount>
           <reuseForks>false</reuseForks>
           <argLine>$SUREFIRE_ARGLINE</argLine>
           <redirectTestOutputToFile>true</redirectTestOutputToFile>

@@ -21,6 +21,8 @@
 # harness's JUnit tests, its bats tests and shellcheck over every shell
 # file), each hbase-server class in a JVM of its own as upstream runs them,
 # and the one-line summaries of their results.
+#
+# Global it owns: TEST_FORKS (how many test JVMs run at a time).
 
 test_usage() {
   cat <<'USAGE'
@@ -30,6 +32,7 @@ test-harness/stock-tests.txt (--quick: those marked quick), the JUnit tests of
 test-harness/, its bats tests and shellcheck. --tests runs exactly the named
 classes (stock, the series' or the harness's; Class#method as in Surefire).
 A stock class that fails is rerun once and, if it then passes, named flaky.
+HARNESS_TEST_FORKS (1 to 8, default 2) test JVMs run at a time.
 USAGE
 }
 
@@ -93,12 +96,13 @@ run_tree_tests() {
   shift
   local log
   log=$LOGS/test-$module-$(date +%Y%m%d-%H%M%S)-$$-$RANDOM.log
-  info "test: $module: $# classes, each in its own JVM (log: $log)"
+  info "test: $module: $# classes, each in its own JVM, $TEST_FORKS at a time (log: $log)"
   local rc=0
   mvn_run "$log" -f "$WORK/build/$module/pom.xml" surefire:test -Dtest="$(
     IFS=,
     echo "$*"
-  )" -Dsurefire.failIfNoSpecifiedTests=false -Dsurefire.rerunFailingTestsCount="$rerun" || rc=$?
+  )" -Dsurefire.failIfNoSpecifiedTests=false -Dsurefire.rerunFailingTestsCount="$rerun" \
+    -Dharness.test.forks="$TEST_FORKS" || rc=$?
   surefire_summary "$log"
   local flaky
   flaky=$(flaky_tests "$log")
@@ -135,7 +139,8 @@ run_harness_tests() {
 run_bats() {
   command -v bats >/dev/null 2>&1 || die "bats is not installed (Debian: apt-get install bats)"
   info "test: bats test-harness/bats"
-  bats --tap "$HARNESS_ROOT/test-harness/bats"
+  # --timing: each line says how long its test took, so that a slow one shows in CI.
+  bats --tap --timing "$HARNESS_ROOT/test-harness/bats"
 }
 
 # shell_files: every shell file the repository ships, one per line.
@@ -183,6 +188,10 @@ cmd_test() {
       *) usage_error "test: unknown argument '$1'" ;;
     esac
   done
+  # Two at a time by default: most of a mini cluster test's time is spent waiting, and
+  # upstream runs its medium and large tests two at a time too.
+  TEST_FORKS=${HARNESS_TEST_FORKS:-2}
+  [[ $TEST_FORKS =~ ^[1-8]$ ]] || usage_error "test: HARNESS_TEST_FORKS must be a whole number from 1 to 8, not '$TEST_FORKS'"
   if [[ -n $only ]]; then
     [[ $only != ,* && $only != *, && $only != *,,* ]] || usage_error "test: --tests '$only' has an empty entry"
     IFS=, read -r -a names <<<"$only"

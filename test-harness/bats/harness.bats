@@ -260,6 +260,16 @@ prepared_fake() {
   [[ ${lines[-1]} == *"--tests needs CLASS[,CLASS...]"* ]]
 }
 
+@test "test: HARNESS_TEST_FORKS that is not 1 to 8 is refused before anything else" {
+  for forks in 0 9 x 2x " 2"; do
+    HARNESS_TEST_FORKS=$forks run "$HARNESS" test --tests TestA
+    [ "$status" -eq 2 ]
+    one_error_line
+    [[ ${lines[-1]} == *"HARNESS_TEST_FORKS must be a whole number from 1 to 8, not '$forks'"* ]]
+  done
+  [ ! -e "$HARNESS_WORK/tree" ]
+}
+
 @test "a JAVA_HOME that is not JDK 17 is refused" {
   mkdir -p "$BATS_TEST_TMPDIR/jdk11/bin"
   printf '#!/bin/sh\necho "openjdk version \\"11.0.22\\" 2024-01-16" >&2\n' >"$BATS_TEST_TMPDIR/jdk11/bin/java"
