@@ -385,6 +385,37 @@ crash_secondary_phase() {
     "$CRASH_IN_SYNC_S")$'\n'
 }
 
+# crash_primaries_under_load PHASE OPTS TAG LEDGER: how the paused and
+# host-lost phases begin: every primary of the table onto one RegionServer
+# without hbase:meta and every secondary off it (CrashTool primaries); once
+# every secondary is named in sync, a load in the background (rows tagged
+# TAG, acknowledged ones in LEDGER), until a tenth of its rows are
+# acknowledged. Sets CRASH_VICTIM (that server's role), CRASH_VICTIM_SN (its
+# server name), CRASH_VICTIM_N (how many primaries it holds) and CRASH_CELLS0
+# (the cells taken over so far in promotions from it).
+crash_primaries_under_load() {
+  local phase=$1 tag=$3 ledger=$4 rows first
+  local -n cpu_o=$2
+  rows=${cpu_o[rows]}
+  first=$((rows / 10 > 0 ? rows / 10 : 1))
+  crash_tool primaries
+  CRASH_VICTIM_SN=$(crash_field server)
+  CRASH_VICTIM_N=$(crash_field primaries)
+  CRASH_VICTIM=$(crash_port_role "$(crash_field port)")
+  info "crash: [$phase] $CRASH_VICTIM holds all $CRASH_VICTIM_N primaries of $CRASH_TABLE and no secondary"
+  crash_tool insync --timeout "$CRASH_TIMEOUT"
+  crash_layout "$RUN_DIR/layout-$phase-before.txt"
+  read -r _ CRASH_CELLS0 < <(crash_promotions "$CRASH_VICTIM_SN")
+  CRASH_LEDGERS+=("$ledger")
+  info "crash: [$phase] loading $rows rows with ${cpu_o[durability]} (${cpu_o[threads]} writers)"
+  crash_tool_bg load --rows "$rows" --tag "$tag" --threads "${cpu_o[threads]}" \
+    --value-size "${cpu_o[value_size]}" --durability "${cpu_o[durability]}" --ledger "$ledger"
+  until [[ $(crash_ledger_rows "$ledger") -ge $first ]]; do
+    crash_tool_bg_running || run_fail "crash: [$phase] the load ended before a tenth of its rows were acknowledged (log: $RUN_DIR/logs/client.err)"
+    sleep 0.2
+  done
+}
+
 # crash_host_lost_phase OPTS: the phase of --lose-host: every primary of the
 # table onto one RegionServer without hbase:meta and every secondary off it
 # (the primaries step); once every secondary is named in sync, the load
@@ -397,28 +428,12 @@ crash_secondary_phase() {
 # again, from each secondary.
 crash_host_lost_phase() {
   local -n chl_o=$1
-  local phase=host-lost ledger=$RUN_DIR/acked-host-lost.txt port victim sn n c0 c1 t0 i rows pmem promoted
-  local cells cells0 first
-  rows=${chl_o[rows]}
-  first=$((rows / 10 > 0 ? rows / 10 : 1))
-  crash_tool primaries
-  sn=$(crash_field server)
-  port=$(crash_field port)
-  n=$(crash_field primaries)
-  victim=$(crash_port_role "$port")
-  info "crash: [$phase] $victim holds all $n primaries of $CRASH_TABLE and no secondary"
-  crash_tool insync --timeout "$CRASH_TIMEOUT"
-  crash_layout "$RUN_DIR/layout-$phase-before.txt"
-  read -r _ cells0 < <(crash_promotions "$sn")
-  CRASH_LEDGERS+=("$ledger")
+  local phase=host-lost ledger=$RUN_DIR/acked-host-lost.txt victim sn n c0 c1 t0 i pmem promoted
+  local cells cells0
+  # Waits for the kill's go, whenever it starts.
   crash_watch_start "$phase"
-  info "crash: [$phase] loading $rows rows with ${chl_o[durability]} (${chl_o[threads]} writers)"
-  crash_tool_bg load --rows "$rows" --tag hostlost --threads "${chl_o[threads]}" \
-    --value-size "${chl_o[value_size]}" --durability "${chl_o[durability]}" --ledger "$ledger"
-  until [[ $(crash_ledger_rows "$ledger") -ge $first ]]; do
-    crash_tool_bg_running || run_fail "crash: [$phase] the load ended before a tenth of its rows were acknowledged (log: $RUN_DIR/logs/client.err)"
-    sleep 0.2
-  done
+  crash_primaries_under_load "$phase" chl_o hostlost "$ledger"
+  victim=$CRASH_VICTIM sn=$CRASH_VICTIM_SN n=$CRASH_VICTIM_N cells0=$CRASH_CELLS0
   crash_harness cluster kill "$victim"
   t0=$(crash_go)
   crash_tool_bg_running || run_fail "crash: [$phase] the load ended before the kill: use more --rows"
@@ -497,27 +512,10 @@ crash_cluster_replicas_phase() {
 # back from each secondary.
 crash_paused_phase() {
   local -n cpp_o=$1
-  local phase=paused ledger=$RUN_DIR/acked-paused.txt port victim sn n c0 c1 t0 t1 i rows promoted
-  local cells cells0 left=$RUN_DIR/layout-paused-now.txt deadline aborted why log lines0 refused first t2
-  rows=${cpp_o[rows]}
-  first=$((rows / 10 > 0 ? rows / 10 : 1))
-  crash_tool primaries
-  sn=$(crash_field server)
-  port=$(crash_field port)
-  n=$(crash_field primaries)
-  victim=$(crash_port_role "$port")
-  info "crash: [$phase] $victim holds all $n primaries of $CRASH_TABLE and no secondary"
-  crash_tool insync --timeout "$CRASH_TIMEOUT"
-  crash_layout "$RUN_DIR/layout-$phase-before.txt"
-  read -r _ cells0 < <(crash_promotions "$sn")
-  CRASH_LEDGERS+=("$ledger")
-  info "crash: [$phase] loading $rows rows with ${cpp_o[durability]} (${cpp_o[threads]} writers)"
-  crash_tool_bg load --rows "$rows" --tag paused --threads "${cpp_o[threads]}" \
-    --value-size "${cpp_o[value_size]}" --durability "${cpp_o[durability]}" --ledger "$ledger"
-  until [[ $(crash_ledger_rows "$ledger") -ge $first ]]; do
-    crash_tool_bg_running || run_fail "crash: [$phase] the load ended before a tenth of its rows were acknowledged (log: $RUN_DIR/logs/client.err)"
-    sleep 0.2
-  done
+  local phase=paused ledger=$RUN_DIR/acked-paused.txt victim sn n c0 c1 t0 t1 i promoted
+  local cells cells0 left=$RUN_DIR/layout-paused-now.txt deadline aborted why log lines0 refused t2
+  crash_primaries_under_load "$phase" cpp_o paused "$ledger"
+  victim=$CRASH_VICTIM sn=$CRASH_VICTIM_SN n=$CRASH_VICTIM_N cells0=$CRASH_CELLS0
   crash_harness cluster pause "$victim"
   t0=$(date +%s%3N)
   crash_tool_bg_running || run_fail "crash: [$phase] the load ended before the pause: use more --rows"

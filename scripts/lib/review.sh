@@ -189,6 +189,14 @@ review_checkstyle() {
   compare_findings checkstyle "$t0" checkstyle
 }
 
+# review_unit_stamp: what a run of the series' test classes passed on: the
+# build and the classes.
+review_unit_stamp() {
+  local tests=()
+  mapfile -t tests < <(patch_tests)
+  printf '%s %s' "$(cat "$STATE/build" 2>/dev/null)" "${tests[*]}"
+}
+
 review_unit() {
   local t0 tests=() stamp module
   t0=$(now_s)
@@ -197,7 +205,7 @@ review_unit() {
     vote 0 unit $(($(now_s) - t0)) "The series adds no test classes."
     return 0
   fi
-  stamp="$(cat "$STATE/build" 2>/dev/null) ${tests[*]}"
+  stamp=$(review_unit_stamp)
   if [[ -f $STATE/review-unit && $(cat "$STATE/review-unit") == "$stamp" ]]; then
     vote +1 unit $(($(now_s) - t0)) "${#tests[@]} test classes of the series passed (cached for this build)."
     return 0
@@ -228,6 +236,7 @@ review_export() {
 }
 
 cmd_review() {
+  check_test_forks
   require_tree
   mkdir -p "$WORK/review"
   VOTE_ROWS=()

@@ -36,6 +36,15 @@ HARNESS_TEST_FORKS (1 to 8, default 2) test JVMs run at a time.
 USAGE
 }
 
+# check_test_forks: sets TEST_FORKS from HARNESS_TEST_FORKS (1 to 8), or
+# stops with a usage error. Two at a time by default: most of a mini cluster
+# test's time is spent waiting, and upstream runs its medium and large tests
+# two at a time too.
+check_test_forks() {
+  TEST_FORKS=${HARNESS_TEST_FORKS:-2}
+  [[ $TEST_FORKS =~ ^[1-8]$ ]] || usage_error "HARNESS_TEST_FORKS must be a whole number from 1 to 8, not '$TEST_FORKS'"
+}
+
 # stock_tests [--quick]: the stock HBase test classes of the list kept in
 # test-harness/stock-tests.txt (a 'quick' word marks the quick subset).
 stock_tests() {
@@ -188,10 +197,7 @@ cmd_test() {
       *) usage_error "test: unknown argument '$1'" ;;
     esac
   done
-  # Two at a time by default: most of a mini cluster test's time is spent waiting, and
-  # upstream runs its medium and large tests two at a time too.
-  TEST_FORKS=${HARNESS_TEST_FORKS:-2}
-  [[ $TEST_FORKS =~ ^[1-8]$ ]] || usage_error "test: HARNESS_TEST_FORKS must be a whole number from 1 to 8, not '$TEST_FORKS'"
+  check_test_forks
   if [[ -n $only ]]; then
     [[ $only != ,* && $only != *, && $only != *,,* ]] || usage_error "test: --tests '$only' has an empty entry"
     IFS=, read -r -a names <<<"$only"
@@ -210,6 +216,11 @@ cmd_test() {
     test_plan_all by_module stock_by_module "$quick"
   fi
   cmd_build
+  if [[ -z $only && -f $STATE/review-unit && $(cat "$STATE/review-unit") == "$(review_unit_stamp)" ]]; then
+    # 'scripts/harness all' ran them on this very build: running them again proves nothing new.
+    info "test: the series' test classes passed in the review of this build (review/unit.txt); not run again"
+    by_module=()
+  fi
   for module in "${!by_module[@]}"; do
     # shellcheck disable=SC2086
     run_tree_tests "$module" ${by_module[$module]} || failed=1

@@ -260,13 +260,18 @@ prepared_fake() {
   [[ ${lines[-1]} == *"--tests needs CLASS[,CLASS...]"* ]]
 }
 
-@test "test: HARNESS_TEST_FORKS that is not 1 to 8 is refused before anything else" {
+@test "test and all: HARNESS_TEST_FORKS that is not 1 to 8 is refused before anything else" {
   for forks in 0 9 x 2x " 2"; do
     HARNESS_TEST_FORKS=$forks run "$HARNESS" test --tests TestA
     [ "$status" -eq 2 ]
     one_error_line
     [[ ${lines[-1]} == *"HARNESS_TEST_FORKS must be a whole number from 1 to 8, not '$forks'"* ]]
   done
+  # 'all' runs the series' tests in its review: it checks it before it prepares anything.
+  HARNESS_TEST_FORKS=9 run "$HARNESS" all
+  [ "$status" -eq 2 ]
+  one_error_line
+  [[ ${lines[-1]} == *"HARNESS_TEST_FORKS must be a whole number from 1 to 8, not '9'"* ]]
   [ ! -e "$HARNESS_WORK/tree" ]
 }
 

@@ -581,30 +581,8 @@ public final class CrashTool extends HarnessTool {
         if (!RegionReplicaUtil.isDefaultReplica(ri)) {
           continue;
         }
-        ServerName target = null;
-        for (Map.Entry<ServerName, List<RegionInfo>> e : held.entrySet()) {
-          boolean free = !e.getKey().equals(victim);
-          for (RegionInfo other : e.getValue()) {
-            free &= !RegionReplicaUtil.isReplicasForSameRegion(ri, other);
-          }
-          if (free) {
-            target = e.getKey();
-            break;
-          }
-        }
-        if (target == null) {
-          throw new ToolException("no RegionServer but " + victim + " is free of every replica of "
-            + ri.getEncodedName() + ": start at least one more RegionServer than replicas");
-        }
-        admin.move(ri.getEncodedNameAsBytes(), target);
+        moveAndWait(admin, ri, freeServer(held, victim, ri), deadline);
         moved++;
-        while (!admin.getRegions(target).contains(ri)) {
-          if (System.currentTimeMillis() > deadline) {
-            throw new ToolException(ri.getEncodedName() + " did not move to " + target
-              + " in 180s");
-          }
-          Thread.sleep(200);
-        }
         held = held(admin);
       }
       reopenInPlace(admin);
@@ -664,22 +642,7 @@ public final class CrashTool extends HarnessTool {
         if (RegionReplicaUtil.isDefaultReplica(ri)) {
           continue;
         }
-        ServerName target = null;
-        for (Map.Entry<ServerName, List<RegionInfo>> e : held.entrySet()) {
-          boolean free = !e.getKey().equals(victim);
-          for (RegionInfo other : e.getValue()) {
-            free &= !RegionReplicaUtil.isReplicasForSameRegion(ri, other);
-          }
-          if (free) {
-            target = e.getKey();
-            break;
-          }
-        }
-        if (target == null) {
-          throw new ToolException("no RegionServer but " + victim + " is free of every replica of "
-            + ri.getRegionNameAsString() + ": start at least one more RegionServer than replicas");
-        }
-        moveAndWait(admin, ri, target, deadline);
+        moveAndWait(admin, ri, freeServer(held, victim, ri), deadline);
         moved++;
         held = held(admin);
       }
@@ -713,6 +676,25 @@ public final class CrashTool extends HarnessTool {
       System.out.println("harness-crash primaries server=" + victim + " port=" + victim.getPort()
         + " primaries=" + primaries + " moved=" + moved);
     }
+  }
+
+  /**
+   * Returns a server other than {@code victim} that holds no replica of the region of {@code ri},
+   * for a move that never puts two replicas of a region on one server, as HBase never places them.
+   */
+  private static ServerName freeServer(Map<ServerName, List<RegionInfo>> held, ServerName victim,
+    RegionInfo ri) throws ToolException {
+    for (Map.Entry<ServerName, List<RegionInfo>> e : held.entrySet()) {
+      boolean free = !e.getKey().equals(victim);
+      for (RegionInfo other : e.getValue()) {
+        free &= !RegionReplicaUtil.isReplicasForSameRegion(ri, other);
+      }
+      if (free) {
+        return e.getKey();
+      }
+    }
+    throw new ToolException("no RegionServer but " + victim + " is free of every replica of "
+      + ri.getRegionNameAsString() + ": start at least one more RegionServer than replicas");
   }
 
   /** Moves a region (a replica of it) to a server, and waits until that server holds it. */
